@@ -1,0 +1,30 @@
+#!/bin/bash
+# Install the Debian packages a make target needs, only when one is missing.
+# Usage: tools/deps.sh GROUP...   (groups: kernel image qemu tools test)
+set -euo pipefail
+
+declare -A pkgs=(
+	[kernel]="linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev cpio kmod xz-utils ccache rsync git python3 perl"
+	[image]="mkosi debootstrap systemd-container e2fsprogs dosfstools fdisk zstd cpio"
+	[qemu]="qemu-system-x86 qemu-utils ovmf coreutils"
+	[tools]="build-essential pkg-config libcap-dev libcmocka-dev clang cppcheck bash-completion man-db groff-base"
+	[test]="systemd"
+)
+
+want=()
+for group in "$@"; do
+	[ -n "${pkgs[$group]+x}" ] || { echo "deps.sh: unknown group '$group'" >&2; exit 2; }
+	for p in ${pkgs[$group]}; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || want+=("$p")
+	done
+done
+[ ${#want[@]} -eq 0 ] && exit 0
+
+echo "deps.sh: installing ${want[*]}" >&2
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps.sh: need root to apt-get install: ${want[*]}" >&2
+	exit 4
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+apt-get install -y -q --no-install-recommends "${want[@]}" >/dev/null
