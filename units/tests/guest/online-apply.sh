@@ -1,0 +1,58 @@
+#!/bin/bash
+# nocb-guest: cmdline="rcu_nocbs=1-3 maxcpus=2" smp=4
+#
+# CPUs 2 and 3 are offline at boot, so their offload kthreads do not exist
+# yet. Onlining them makes the kernel spawn rcuop/2, rcuop/3 (and rcuog/2);
+# udev starts nocbctl-online@cpuN.service, which must pin the new kthreads per
+# /etc/nocbctl.conf within about two seconds.
+source "$NOCB_SRC/tools/vm/guest-lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/common.bash"
+
+LIMIT=2.0       # seconds the new kthreads may stay misplaced
+POLL_MAX=50     # polls of 0.1 s (5 s) before giving up
+
+note "system state after boot: $(nocb_wait_boot 180)"
+check_eq "CPUs online at boot" "0-1" "$(cat /sys/devices/system/cpu/online)"
+check "boot-time kthreads already placed per config" threads_mismatch
+note "offload kthreads before: $(rcuo_threads | awk '{print $2}' | paste -sd' ' -)"
+
+t0=$(date +%s.%N)
+check "echo 1 > cpu2/online" sh -c 'echo 1 > /sys/devices/system/cpu/cpu2/online'
+check "echo 1 > cpu3/online" sh -c 'echo 1 > /sys/devices/system/cpu/cpu3/online'
+check_eq "CPUs online now" "0-3" "$(cat /sys/devices/system/cpu/online)"
+
+ok=0
+for ((i = 0; i < POLL_MAX; i++)); do
+	if has_thread rcuop 2 && has_thread rcuop 3 && all_threads_ok; then
+		ok=1
+		break
+	fi
+	sleep 0.1
+done
+t1=$(date +%s.%N)
+elapsed=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+note "offload kthreads after: $(rcuo_threads | awk '{print $2}' | paste -sd' ' -)"
+if [ $ok = 1 ]; then
+	note "all offload kthreads placed per config ${elapsed}s after onlining"
+else
+	note "offload kthreads still misplaced after ${elapsed}s:"
+	threads_mismatch | while read -r l; do note "  $l"; done
+fi
+check "rcuop/2 was spawned" has_thread rcuop 2
+check "rcuop/3 was spawned" has_thread rcuop 3
+check "every offload kthread (old and new) placed per config" threads_mismatch
+check "placed within ${LIMIT}s (took ${elapsed}s)" \
+	awk -v e="$elapsed" -v l="$LIMIT" -v ok="$ok" 'BEGIN { exit !(ok == 1 && e <= l) }'
+
+# The mechanism, as systemd saw it.
+for cpu in cpu2 cpu3; do
+	u=nocbctl-online@$cpu.service
+	for ((i = 0; i < 50; i++)); do
+		[ "$(unit_prop "$u" ActiveState)" = activating ] || break
+		sleep 0.1
+	done
+	check "$u ran" prop_gt0 "$u" ExecMainStartTimestampMonotonic
+	check_eq "$u result" "success" "$(unit_prop "$u" Result)"
+done
+check "systemctl --failed is empty" no_failed_units
+finish

@@ -1,0 +1,57 @@
+#!/bin/bash
+# nocb-guest: cmdline="rcu_nocbs=1-3" smp=4
+#
+# nocbctl-stats.service writes `nocbctl stats` (per CPU ql, ci, nci) to the
+# journal, on demand and from nocbctl-stats.timer.
+source "$NOCB_SRC/tools/vm/guest-lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/common.bash"
+
+U=nocbctl-stats.service
+note "system state after boot: $(nocb_wait_boot 180)"
+check_eq "nocbctl-stats.timer is enabled" "enabled" "$(systemctl is-enabled nocbctl-stats.timer 2>&1)"
+check_eq "nocbctl-stats.timer is active" "active" "$(systemctl is-active nocbctl-stats.timer 2>&1)"
+
+# One run on demand; the journal cursor separates its lines from earlier ones.
+# Only what the service's process printed: _SYSTEMD_UNIT= leaves out
+# systemd's own "Starting/Finished" messages about the unit.
+cursor=$(journalctl _SYSTEMD_UNIT="$U" -n 0 --show-cursor -q 2>/dev/null | sed -n 's/^-- cursor: //p')
+check "systemctl start $U" systemctl start "$U"
+check_eq "$U result" "success" "$(unit_prop "$U" Result)"
+check_eq "$U exit status" "0" "$(unit_prop "$U" ExecMainStatus)"
+sleep 1   # let journald take the last lines in
+if [ -n "$cursor" ]; then
+	log=$(journalctl _SYSTEMD_UNIT="$U" --after-cursor="$cursor" -o cat --no-pager)
+else
+	log=$(journalctl -b _SYSTEMD_UNIT="$U" -o cat --no-pager)
+fi
+note "journal of this run:"
+while IFS= read -r l; do note "  $l"; done <<<"$log"
+check "journal has a line naming nci" grep -Eiq '(^|[^a-z])nci([^a-z]|$)' <<<"$log"
+check "journal has a line naming ci" grep -Eiq '(^|[^a-z])ci([^a-z]|$)' <<<"$log"
+check "journal has a line naming ql" grep -Eiq '(^|[^a-z])ql([^a-z]|$)' <<<"$log"
+# Every CPU that has been online (0-3 here) has a row.
+rows=$(grep -Eic '^[[:space:]]*(cpu[[:space:]=]*)?[0-9]+([^0-9]|$)' <<<"$log")
+check "journal has a row per CPU (4 wanted, $rows found)" test "$rows" -ge 4
+# What the service logged is what nocbctl prints (same number of lines).
+direct=$(nocbctl stats 2>&1 | wc -l)
+check_eq "journal lines == nocbctl stats lines" "$direct" "$(grep -c '' <<<"$log")"
+
+# The timer fires on its own (OnBootSec=30s, then every minute).
+for ((i = 0; i < 90; i++)); do
+	[ "$(unit_prop nocbctl-stats.timer LastTriggerUSecMonotonic)" != 0 ] && break
+	sleep 1
+done
+check "nocbctl-stats.timer has triggered" \
+	test "$(unit_prop nocbctl-stats.timer LastTriggerUSecMonotonic)" != 0
+# Distinct runs that logged stats lines (each run has its own invocation id).
+runs=$(journalctl -b _SYSTEMD_UNIT="$U" -o export --no-pager |
+	awk 'function flush() { if (id != "" && hit) seen[id] = 1; id = ""; hit = 0 }
+	     /^_SYSTEMD_INVOCATION_ID=/ { id = $0 }
+	     /^MESSAGE=/ && tolower($0) ~ /nci/ { hit = 1 }
+	     /^$/ { flush() }
+	     END { flush(); n = 0; for (k in seen) n++; print n }')
+check "journal holds stats lines from at least 2 runs ($runs)" test "${runs:-0}" -ge 2
+check "journalctl -u $U shows them too" \
+	bash -c "journalctl -b -u '$U' -o cat --no-pager | grep -Eiq 'nci'"
+check "systemctl --failed is empty" no_failed_units
+finish
