@@ -35,7 +35,10 @@ if [ "$(cat "$src/.nocb-source-version" 2>/dev/null)" != "$srcver" ]; then
 	git -C "$src" init -q -b pristine
 	git -C "$src" config gc.auto 0
 	git -C "$src" add -A -f  # Debian's .gitignore ignores the top level
-	git -C "$src" -c user.name=nocb -c user.email=nocb@localhost \
+	# Fixed identity and dates: the same tarball always gives the same
+	# base commit, so exported patches do not churn.
+	GIT_AUTHOR_DATE="$(date -u -R -r "$tarball")" GIT_COMMITTER_DATE="$(date -u -R -r "$tarball")" \
+		git -C "$src" -c user.name=linux-source -c user.email=linux-source@debian.invalid \
 		commit -q -m "linux-source-6.1 $srcver (Debian)"
 	git -C "$src" tag -f base >/dev/null
 	echo "$srcver" > "$src/.git/nocb-source-version"
@@ -43,6 +46,9 @@ if [ "$(cat "$src/.nocb-source-version" 2>/dev/null)" != "$srcver" ]; then
 	git -C "$src" update-index --assume-unchanged .nocb-source-version 2>/dev/null || true
 	echo "/.nocb-source-version" >> "$src/.git/info/exclude"
 fi
+
+# check-patches needs only the pristine tree.
+[ -z "${PREPARE_ONLY:-}" ] || exit 0
 
 # 2. Apply the series when it changed.  git only rewrites files that differ,
 # so make recompiles only what the changed patches touch.

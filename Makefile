@@ -1,0 +1,92 @@
+# nocb: callback-free CPUs, end to end.  `make help` lists the targets.
+
+TOP        := $(CURDIR)
+BUILD      := $(TOP)/build
+KOBJ       := $(BUILD)/kernel-obj
+BZIMAGE    := $(KOBJ)/arch/x86/boot/bzImage
+IMAGE_DIR  := $(BUILD)/image
+IMAGE      := $(IMAGE_DIR)/image.raw
+STAGE      := $(BUILD)/stage
+
+# linux-source-6.1 version the series was last tested on; `make kernel`
+# warns when apt installs another one and fails loudly if a patch does not
+# apply.
+TESTED_LINUX_SOURCE := 6.1.192-3
+
+CMDLINE    ?= rcu_nocbs=1-3
+SMP        ?= 4
+KVM        ?= 0
+
+.PHONY: help all kernel image stage qemu check test guest-test check-patches \
+	export-patches bisect-build install clean
+
+help:
+	@echo "make qemu      build kernel + image, boot it (CMDLINE='$(CMDLINE)' SMP=$(SMP) KVM=0|1)"
+	@echo "make test      every unit test and every guest test (installs what it needs)"
+	@echo "make kernel    patched guest kernel in build/kernel-obj (ccache in /var/cache/nocb)"
+	@echo "make image     Debian bookworm guest image in build/image"
+	@echo "make check     unit tests only (no VM)"
+	@echo "make guest-test [GUEST_TESTS=...]  guest tests only"
+	@echo "make export-patches  regenerate kernel-patches/ from branch nocb in build/linux"
+	@echo "make check-patches   series complete, applies without fuzz, checkpatch clean"
+	@echo "make bisect-build    build the kernel at every step of the series"
+
+all: kernel image
+
+kernel:
+	@tools/deps.sh kernel
+	@v=$$(dpkg-query -W -f='$${Version}' linux-source-6.1); [ "$$v" = "$(TESTED_LINUX_SOURCE)" ] || \
+		echo "make: warning: linux-source-6.1 is $$v; the series was tested on $(TESTED_LINUX_SOURCE)" >&2
+	@tools/kernel/build.sh
+
+# Tools and units installed into a staging tree that mkosi copies in.
+stage:
+	@tools/deps.sh tools
+	@rm -rf $(STAGE)
+	@if [ -f tools/nocbctl/Makefile ]; then $(MAKE) -s -C tools/nocbctl install DESTDIR=$(STAGE) PREFIX=/usr; fi
+	@if [ -f units/Makefile ]; then $(MAKE) -s -C units install DESTDIR=$(STAGE); fi
+	@mkdir -p $(STAGE)/etc
+	@if [ -d $(STAGE)/usr/lib/systemd/system-preset ]; then \
+		systemctl --root=$(STAGE) preset-all --preset-mode=enable-only >/dev/null 2>&1 || true; fi
+
+# mkosi reruns only when its inputs changed; the kernel is staged beside the
+# image for QemuBoot=linux (mkosi -f deletes it, so stage after every build).
+image: stage
+	@tools/deps.sh image qemu
+	@tools/vm/build-image.sh
+
+qemu: kernel image
+	@tools/deps.sh qemu
+	@tools/vm/stage-kernel.sh "$(CMDLINE)"
+	@echo "make: booting with 'root=/dev/vda1 rw console=ttyS0 $(CMDLINE)' on $(SMP) vCPUs, $(if $(filter 1,$(KVM)),KVM (opt-in),TCG single-threaded); quit with Ctrl-A x" >&2
+	PATH=$(TOP)/tools/vm/bin:$$PATH mkosi --qemu-headless --qemu-smp=$(SMP) --qemu-kvm=$(if $(filter 1,$(KVM)),yes,no) qemu
+
+check:
+	@tools/deps.sh tools test
+	@tools/run-tests --unit
+
+guest-test: kernel image
+	@tools/deps.sh qemu
+	@tools/run-tests --guest $(GUEST_TESTS)
+
+test: kernel image
+	@tools/deps.sh tools test qemu
+	@tools/run-tests --unit --guest
+
+export-patches:
+	@tools/kernel/export-patches.sh
+
+check-patches:
+	@tools/deps.sh kernel
+	@tools/kernel/check-patches.sh
+
+bisect-build:
+	@tools/deps.sh kernel
+	@tools/kernel/bisect-build.sh
+
+install:
+	$(MAKE) -C tools/nocbctl install
+	$(MAKE) -C units install
+
+clean:
+	rm -rf $(BUILD)/image $(BUILD)/stage results
