@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cpulist.h - CPU sets and the kernel's cpulist syntax.
+ *
+ * Syntax (as the kernel's bitmap_parselist()):
+ *   LIST  := "" | ITEM ("," ITEM)*
+ *   ITEM  := N | N "-" M | N "-" M ":" USED "/" GROUP | N "-" M ":" STRIDE
+ *            | "all"
+ *   N, M  := decimal | "N" (the last possible CPU; needs nbits)
+ * "8-15:2" is shorthand for "8-15:1/2" (every second CPU).
+ * Whitespace around items and a trailing newline are accepted.
+ */
+#ifndef NOCB_CPULIST_H
+#define NOCB_CPULIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NOCB_MAX_CPUS 8192
+
+struct cpulist {
+	uint64_t bits[NOCB_MAX_CPUS / 64];
+};
+
+void cpulist_clear(struct cpulist *s);
+void cpulist_set(struct cpulist *s, int cpu);
+void cpulist_unset(struct cpulist *s, int cpu);
+bool cpulist_test(const struct cpulist *s, int cpu);
+int cpulist_count(const struct cpulist *s);
+bool cpulist_empty(const struct cpulist *s);
+bool cpulist_equal(const struct cpulist *a, const struct cpulist *b);
+/* true if every CPU of a is in b */
+bool cpulist_subset(const struct cpulist *a, const struct cpulist *b);
+void cpulist_and(struct cpulist *dst, const struct cpulist *a,
+		 const struct cpulist *b);
+void cpulist_or(struct cpulist *dst, const struct cpulist *a,
+		const struct cpulist *b);
+/* dst = a & ~b */
+void cpulist_andnot(struct cpulist *dst, const struct cpulist *a,
+		    const struct cpulist *b);
+/* next set CPU >= from, or -1 */
+int cpulist_next(const struct cpulist *s, int from);
+/* last set CPU or -1 */
+int cpulist_last(const struct cpulist *s);
+
+#define cpulist_for_each(cpu, s) \
+	for ((cpu) = cpulist_next((s), 0); (cpu) >= 0; \
+	     (cpu) = cpulist_next((s), (cpu) + 1))
+
+/*
+ * Parse len bytes of s (need not be NUL-terminated). nbits is the number
+ * of possible CPU ids (last possible + 1) used for "all" and "N"; pass 0
+ * if unknown (then "all"/"N" are errors). CPUs >= NOCB_MAX_CPUS and,
+ * when nbits > 0, CPUs >= nbits are errors.
+ * Returns 0, or -1 with a one-line reason in err.
+ */
+int cpulist_parse(const char *s, size_t len, int nbits, struct cpulist *out,
+		  char *err, size_t errlen);
+
+/* Like cpulist_parse on a NUL-terminated string. */
+int cpulist_parse_str(const char *s, int nbits, struct cpulist *out,
+		      char *err, size_t errlen);
+
+/* Format as "0-3,5"; "" for empty. Returns chars needed (like snprintf). */
+size_t cpulist_format(const struct cpulist *s, char *buf, size_t len);
+
+/*
+ * Validate a user-supplied list: non-empty, subset of possible and, if
+ * online is non-NULL, of online. Returns 0 or -1 with reason in err.
+ */
+int cpulist_validate(const struct cpulist *s, const struct cpulist *possible,
+		     const struct cpulist *online, char *err, size_t errlen);
+
+#endif

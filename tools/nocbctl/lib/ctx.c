@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ctx.c - context, paths, file reading, errors and the real syscall table. */
+#define _GNU_SOURCE
+#include "ctx.h"
+#include "cpulist.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+static int real_set_affinity(pid_t pid, const struct cpulist *cpus)
+{
+	int last = cpulist_last(cpus), cpu;
+	size_t size;
+	cpu_set_t *set;
+	int ret = 0;
+
+	if (last < 0)
+		return -EINVAL;
+	set = CPU_ALLOC((size_t)last + 1);
+	if (!set)
+		return -ENOMEM;
+	size = CPU_ALLOC_SIZE((size_t)last + 1);
+	CPU_ZERO_S(size, set);
+	cpulist_for_each(cpu, cpus)
+		CPU_SET_S((size_t)cpu, size, set);
+	if (sched_setaffinity(pid, size, set))
+		ret = -errno;
+	CPU_FREE(set);
+	return ret;
+}
+
+static int real_set_scheduler(pid_t pid, int policy, int priority)
+{
+	struct sched_param sp = { .sched_priority = priority };
+
+	if (sched_setscheduler(pid, policy, &sp))
+		return -errno;
+	return 0;
+}
+
+static int real_set_nice(pid_t pid, int nice)
+{
+	if (setpriority(PRIO_PROCESS, (id_t)pid, nice))
+		return -errno;
+	return 0;
+}
+
+static int real_write_online(const char *path, bool online)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, online ? "1\n" : "0\n", 2);
+	if (n < 0)
+		ret = -errno;
+	else if (n != 2)
+		ret = -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+static int real_have_cap(int cap)
+{
+	cap_t caps = cap_get_proc();
+	cap_flag_value_t v = CAP_CLEAR;
+	int ret;
+
+	if (!caps)
+		return -errno;
+	if (cap_get_flag(caps, (cap_value_t)cap, CAP_EFFECTIVE, &v))
+		ret = -errno;
+	else
+		ret = v == CAP_SET;
+	cap_free(caps);
+	return ret;
+}
+
+const struct nocb_ops nocb_real_ops = {
+	.set_affinity = real_set_affinity,
+	.set_scheduler = real_set_scheduler,
+	.set_nice = real_set_nice,
+	.write_online = real_write_online,
+	.have_cap = real_have_cap,
+};
+
+void nocb_ctx_init(struct nocb_ctx *ctx)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->root = "";
+	ctx->out = stdout;
+	ctx->err = stderr;
+	ctx->ops = &nocb_real_ops;
+}
+
+bool nocb_ctx_has_fixture_root(const struct nocb_ctx *ctx)
+{
+	return ctx->root && ctx->root[0] && strcmp(ctx->root, "/") != 0;
+}
+
+int nocb_path(const struct nocb_ctx *ctx, char *buf, size_t len,
+	      const char *fmt, ...)
+{
+	va_list ap;
+	int n, m;
+	const char *root = nocb_ctx_has_fixture_root(ctx) ? ctx->root : "";
+
+	n = snprintf(buf, len, "%s", root);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	va_start(ap, fmt);
+	m = vsnprintf(buf + n, len - (size_t)n, fmt, ap);
+	va_end(ap);
+	if (m < 0 || (size_t)m >= len - (size_t)n)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int nocb_read_file(const char *path, char **bufp, size_t *lenp)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 4096, len = 0;
+	char *buf;
+
+	*bufp = NULL;
+	if (fd < 0)
+		return -errno;
+	buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (len + 1 >= cap) {
+			char *nb;
+
+			if (cap > (64u << 20)) {
+				free(buf);
+				close(fd);
+				return -EFBIG;
+			}
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				close(fd);
+				return -ENOMEM;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0) {
+			int e = errno;
+
+			if (e == EINTR)
+				continue;
+			free(buf);
+			close(fd);
+			return -e;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*bufp = buf;
+	if (lenp)
+		*lenp = len;
+	return 0;
+}
+
+void nocb_err(const struct nocb_ctx *ctx, const char *what, const char *fmt,
+	      ...)
+{
+	va_list ap;
+
+	fprintf(ctx->err, "nocbctl: %s: ", what);
+	va_start(ap, fmt);
+	vfprintf(ctx->err, fmt, ap);
+	va_end(ap);
+	fputc('\n', ctx->err);
+}
+
+int nocb_require_cap(const struct nocb_ctx *ctx, const char *verb, int cap,
+		     const char *capname)
+{
+	int r = ctx->ops->have_cap(cap);
+
+	if (r == 1)
+		return 0;
+	if (r < 0)
+		nocb_err(ctx, verb, "cannot read capabilities: %s",
+			 strerror(-r));
+	else
+		nocb_err(ctx, verb, "missing capability %s (run as root)",
+			 capname);
+	return NOCB_EXIT_PRIV;
+}
+
+int nocb_parse_int(const char *s, long lo, long hi, int *out)
+{
+	char *e;
+	long v;
+
+	if (!s || !*s || *s == ' ' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtol(s, &e, 10);
+	if (*e || errno || v < lo || v > hi)
+		return -1;
+	*out = (int)v;
+	return 0;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * offload.h - which CPUs are offloaded (no-CBs), and how we know.
+ *
+ * The kernel's view is the rcudata 'N' flag (K2). Without rcudata we fall
+ * back to the boot command line (rcu_nocbs= and nohz_full=) and say so.
+ */
+#ifndef NOCB_OFFLOAD_H
+#define NOCB_OFFLOAD_H
+
+#include "proc.h"
+#include "rcudata.h"
+#include "sysfs.h"
+
+enum offload_source {
+	OFFLOAD_RCUDATA,	/* rcudata N flags: the kernel's view */
+	OFFLOAD_CMDLINE,	/* /proc/cmdline rcu_nocbs= / nohz_full= */
+	OFFLOAD_UNKNOWN,
+};
+
+struct offload_info {
+	enum offload_source source;
+	struct cpulist offloaded;
+	bool poll;			/* rcu_nocb_poll on the command line */
+	enum rcudata_status rd_status;
+	char rd_err[512];
+	struct rcudata rd;		/* valid when rd_status == RCUDATA_OK */
+	struct kcmdline kc;
+};
+
+void offload_read(const struct nocb_ctx *ctx, const struct cpu_state *cs,
+		  struct offload_info *oi);
+void offload_free(struct offload_info *oi);
+const char *offload_source_name(enum offload_source s);
+
+#endif

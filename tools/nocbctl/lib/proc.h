@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * proc.h - /proc scanning: RCU offload kthreads, /proc/PID/status and
+ * /proc/PID/stat parsers, /proc/cmdline parameters. All root-prefixed.
+ */
+#ifndef NOCB_PROC_H
+#define NOCB_PROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "cpulist.h"
+#include "ctx.h"
+
+/* Kinds of offload kthread, as bits for selection masks. */
+enum kt_kind {
+	KT_RCUOG = 1,	/* rcuog/N: grace-period kthread, N = group leader */
+	KT_RCUOP = 2,	/* rcuop/N: callback kthread for CPU N (preemptible) */
+	KT_RCUOS = 4,	/* rcuos/N: older name (sched flavour) */
+	KT_RCUOB = 8,	/* rcuob/N: older name (bh flavour) */
+};
+#define KT_ALL (KT_RCUOG | KT_RCUOP | KT_RCUOS | KT_RCUOB)
+
+/* "rcuo" -> KT_ALL, "rcuog" -> KT_RCUOG, "rcuop" -> KT_RCUOP; 0 if bad. */
+unsigned kt_select(const char *word);
+
+/* Parse a comm like "rcuop/12". Returns kind or 0 if not an offload kthread. */
+unsigned kt_parse_name(const char *comm, int *cpu);
+
+/* Parsed /proc/PID/status (only what nocbctl needs). */
+struct proc_status {
+	char name[64];
+	struct cpulist allowed;
+	bool have_allowed;
+};
+
+/* Parsed /proc/PID/stat. */
+struct proc_stat {
+	char comm[64];
+	unsigned long flags;	/* field 9 */
+	long nice;		/* field 19 */
+	unsigned long rt_priority; /* field 40 */
+	unsigned long policy;	/* field 41 */
+};
+
+#define PF_KTHREAD_FLAG 0x00200000UL
+
+/* Returns 0, or -1 with reason in err. nbits as cpulist_parse(). */
+int proc_parse_status(const char *buf, size_t len, int nbits,
+		      struct proc_status *st, char *err, size_t errlen);
+int proc_parse_stat(const char *buf, size_t len, struct proc_stat *st,
+		    char *err, size_t errlen);
+
+struct kthread {
+	pid_t pid;
+	char name[32];
+	unsigned kind;
+	int cpu;		/* N from the name */
+	struct cpulist allowed;
+	int policy;		/* SCHED_* */
+	int rt_priority;
+	int nice;
+};
+
+struct kthread_list {
+	size_t n, cap;
+	struct kthread *v;	/* sorted by kind, then CPU */
+	size_t vanished;	/* threads that disappeared during the scan */
+};
+
+/*
+ * Scan ROOT/proc for kernel threads whose name matches kinds.
+ * Threads that vanish mid-scan are counted in ->vanished, not errors.
+ * Returns 0 or -1 after printing an error.
+ */
+int proc_scan_kthreads(const struct nocb_ctx *ctx, const char *what,
+		       unsigned kinds, int nbits, struct kthread_list *out);
+void kthread_list_free(struct kthread_list *l);
+
+/* Re-read one thread's allowed CPUs and scheduling. 0, or -errno. */
+int proc_read_kthread(const struct nocb_ctx *ctx, pid_t pid, int nbits,
+		      struct kthread *kt);
+
+/* "other", "fifo", "rr", "batch", "idle", "deadline" or "?" */
+const char *sched_policy_name(int policy);
+/* -1 if unknown; accepts other|fifo|rr (what nocbctl sets). */
+int sched_policy_parse(const char *s);
+
+/* /proc/cmdline */
+struct kcmdline {
+	bool have;		/* /proc/cmdline was readable */
+	bool rcu_nocbs;		/* rcu_nocbs present (with or without =) */
+	bool nohz_full;
+	bool poll;		/* rcu_nocb_poll */
+	struct cpulist nocbs;	/* rcu_nocbs= list */
+	struct cpulist nohz;	/* nohz_full= list */
+	bool nocbs_bad, nohz_bad; /* list present but unparsable */
+};
+
+int proc_read_cmdline(const struct nocb_ctx *ctx, int nbits,
+		      struct kcmdline *kc);
+/* Parse a command line string (exposed for tests). */
+void proc_parse_cmdline(const char *buf, size_t len, int nbits,
+			struct kcmdline *kc);
+
+#endif

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/* sysfs.c - CPU state from /sys/devices/system/cpu. */
+#include "sysfs.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CPUDIR "/sys/devices/system/cpu"
+
+/* 0 ok, -errno if unreadable, -EINVAL (with err) if unparsable */
+static int read_list(const struct nocb_ctx *ctx, const char *name, int nbits,
+		     struct cpulist *out, char *err, size_t errlen)
+{
+	char path[4096];
+	char *buf;
+	size_t len;
+	int r;
+
+	cpulist_clear(out);
+	if (nocb_path(ctx, path, sizeof(path), CPUDIR "/%s", name))
+		return -ENAMETOOLONG;
+	r = nocb_read_file(path, &buf, &len);
+	if (r)
+		return r;
+	r = cpulist_parse(buf, len, nbits, out, err, errlen);
+	free(buf);
+	return r ? -EINVAL : 0;
+}
+
+int sysfs_read_cpus(const struct nocb_ctx *ctx, const char *what,
+		    struct cpu_state *st)
+{
+	struct {
+		const char *name;
+		struct cpulist *set;
+		bool *have;
+	} opt[] = {
+		{ "present", &st->present, &st->have_present },
+		{ "offline", &st->offline, &st->have_offline },
+		{ "isolated", &st->isolated, &st->have_isolated },
+		{ "nohz_full", &st->nohz_full, &st->have_nohz_full },
+	};
+	char err[256];
+	int r;
+
+	memset(st, 0, sizeof(*st));
+	r = read_list(ctx, "possible", 0, &st->possible, err, sizeof(err));
+	if (r == -EINVAL) {
+		nocb_err(ctx, what, "%s/possible: %s", CPUDIR, err);
+		return -1;
+	}
+	if (r) {
+		nocb_err(ctx, what, "%s/possible: %s", CPUDIR, strerror(-r));
+		return -1;
+	}
+	if (cpulist_empty(&st->possible)) {
+		nocb_err(ctx, what, "%s/possible: no possible CPUs", CPUDIR);
+		return -1;
+	}
+	st->nbits = cpulist_last(&st->possible) + 1;
+	r = read_list(ctx, "online", st->nbits, &st->online, err, sizeof(err));
+	if (r) {
+		nocb_err(ctx, what, "%s/online: %s", CPUDIR,
+			 r == -EINVAL ? err : strerror(-r));
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(opt) / sizeof(opt[0]); i++) {
+		r = read_list(ctx, opt[i].name, st->nbits, opt[i].set, err,
+			      sizeof(err));
+		if (r == -EINVAL) {
+			nocb_err(ctx, what, "%s/%s: %s", CPUDIR, opt[i].name,
+				 err);
+			return -1;
+		}
+		*opt[i].have = r == 0;
+	}
+	if (!st->have_offline)
+		cpulist_andnot(&st->offline, &st->possible, &st->online);
+	return 0;
+}
+
+int sysfs_online_path(const struct nocb_ctx *ctx, int cpu, char *buf,
+		      size_t len)
+{
+	return nocb_path(ctx, buf, len, CPUDIR "/cpu%d/online", cpu);
+}
+
+int sysfs_cpu_hotpluggable(const struct nocb_ctx *ctx, int cpu)
+{
+	char path[4096];
+
+	if (sysfs_online_path(ctx, cpu, path, sizeof(path)))
+		return 0;
+	return access(path, F_OK) == 0;
+}
+
+int sysfs_cpu_online(const struct nocb_ctx *ctx, int cpu)
+{
+	char path[4096];
+	char *buf;
+	int r;
+
+	if (sysfs_online_path(ctx, cpu, path, sizeof(path)))
+		return -ENAMETOOLONG;
+	r = nocb_read_file(path, &buf, NULL);
+	if (r == -ENOENT) {
+		char err[128];
+		struct cpulist online;
+
+		if (read_list(ctx, "online", 0, &online, err, sizeof(err)))
+			return -EIO;
+		return cpulist_test(&online, cpu);
+	}
+	if (r)
+		return r;
+	r = buf[0] == '1' ? 1 : buf[0] == '0' ? 0 : -EINVAL;
+	free(buf);
+	return r;
+}

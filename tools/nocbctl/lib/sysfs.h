@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* sysfs.h - CPU state from /sys/devices/system/cpu (root-prefixed). */
+#ifndef NOCB_SYSFS_H
+#define NOCB_SYSFS_H
+
+#include "cpulist.h"
+#include "ctx.h"
+
+struct cpu_state {
+	struct cpulist possible, present, online, offline;
+	struct cpulist isolated, nohz_full;
+	bool have_present, have_offline, have_isolated, have_nohz_full;
+	int nbits;	/* last possible CPU + 1 */
+};
+
+/*
+ * Read possible (required), online (required), and the optional files.
+ * Returns 0, or -1 after printing "nocbctl: WHAT: ..." on ctx->err.
+ */
+int sysfs_read_cpus(const struct nocb_ctx *ctx, const char *what,
+		    struct cpu_state *st);
+
+/* Path of cpuN/online (root-prefixed). */
+int sysfs_online_path(const struct nocb_ctx *ctx, int cpu, char *buf,
+		      size_t len);
+
+/*
+ * 1 if cpuN/online exists (the CPU can be hot-removed), 0 if not.
+ */
+int sysfs_cpu_hotpluggable(const struct nocb_ctx *ctx, int cpu);
+
+/*
+ * Read cpuN/online: 1 online, 0 offline, negative errno on error.
+ * A CPU without the file is reported from the global online list.
+ */
+int sysfs_cpu_online(const struct nocb_ctx *ctx, int cpu);
+
+#endif

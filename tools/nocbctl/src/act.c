@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/* act.c - pin and prio actions on offload kthreads (see verbs.h). */
+#define _GNU_SOURCE
+#include "verbs.h"
+#include "proc.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *kind_name(unsigned kind)
+{
+	switch (kind) {
+	case KT_RCUOG: return "rcuog";
+	case KT_RCUOP: return "rcuop";
+	case KT_RCUOS: return "rcuos";
+	case KT_RCUOB: return "rcuob";
+	default: return "?";
+	}
+}
+
+/* One thread's outcome, as text or JSON. */
+static void report(struct nocb_ctx *ctx, struct json *j,
+		   const struct kthread *kt, const char *result,
+		   const char *before, const char *after, const char *error)
+{
+	if (j) {
+		json_obj_begin(j);
+		json_kint(j, "pid", kt->pid);
+		json_kstr(j, "name", kt->name);
+		json_kstr(j, "kind", kind_name(kt->kind));
+		json_kint(j, "cpu", kt->cpu);
+		json_kstr(j, "result", result);
+		json_kstr(j, "before", before);
+		json_kstr(j, "after", after);
+		json_key(j, "error");
+		json_str(j, error);
+		json_obj_end(j);
+		return;
+	}
+	fprintf(ctx->out, "%-10s pid %-7d %s", kt->name, (int)kt->pid, result);
+	if (error)
+		fprintf(ctx->out, ": %s", error);
+	else if (strcmp(result, "unchanged") == 0)
+		fprintf(ctx->out, " (%s)", before);
+	else
+		fprintf(ctx->out, " (%s -> %s)", before, after);
+	fputc('\n', ctx->out);
+}
+
+static void tally(struct act_result *res, int r, bool changed, bool dry)
+{
+	if (r == -ESRCH)
+		res->vanished++;
+	else if (r)
+		res->failed++;
+	else if (!changed)
+		res->unchanged++;
+	else if (dry)
+		res->would_change++;
+	else
+		res->changed++;
+}
+
+static const char *result_word(int r, bool changed, bool dry)
+{
+	if (r == -ESRCH)
+		return "vanished";
+	if (r)
+		return "failed";
+	if (!changed)
+		return "unchanged";
+	return dry ? "would change" : "changed";
+}
+
+int act_pin(struct nocb_ctx *ctx, const char *what, unsigned kinds,
+	    const struct pin_target *t, bool dry_run, int nbits,
+	    struct json *j, struct act_result *res)
+{
+	struct kthread_list kl;
+
+	memset(res, 0, sizeof(*res));
+	if (proc_scan_kthreads(ctx, what, kinds, nbits, &kl))
+		return -1;
+	for (size_t i = 0; i < kl.n; i++) {
+		const struct kthread *kt = &kl.v[i];
+		const struct cpulist *want =
+			kt->kind == KT_RCUOG ? t->rcuog : t->rcuop;
+		char before[256], after[256];
+		bool changed;
+		int r = 0;
+
+		if (!want)
+			continue;
+		cpulist_format(&kt->allowed, before, sizeof(before));
+		cpulist_format(want, after, sizeof(after));
+		changed = !cpulist_equal(&kt->allowed, want);
+		if (changed && !dry_run)
+			r = ctx->ops->set_affinity(kt->pid, want);
+		tally(res, r, changed, dry_run);
+		report(ctx, j, kt, result_word(r, changed, dry_run), before,
+		       after,
+		       r == -ESRCH ? "thread exited" : r ? strerror(-r) : NULL);
+	}
+	kthread_list_free(&kl);
+	return 0;
+}
+
+static void sched_str(char *buf, size_t len, int policy, int prio, int nice)
+{
+	if (policy == SCHED_FIFO || policy == SCHED_RR)
+		snprintf(buf, len, "%s:%d", sched_policy_name(policy), prio);
+	else
+		snprintf(buf, len, "%s nice %d", sched_policy_name(policy),
+			 nice);
+}
+
+int act_prio(struct nocb_ctx *ctx, const char *what, unsigned kinds,
+	     const struct prio_target *t, bool dry_run, int nbits,
+	     struct json *j, struct act_result *res)
+{
+	struct kthread_list kl;
+
+	memset(res, 0, sizeof(*res));
+	if (proc_scan_kthreads(ctx, what, kinds, nbits, &kl))
+		return -1;
+	for (size_t i = 0; i < kl.n; i++) {
+		const struct kthread *kt = &kl.v[i];
+		char before[64], after[64];
+		bool sched_diff, nice_diff;
+		int nice_after = t->set_nice ? t->nice : kt->nice;
+		int r = 0;
+
+		sched_diff = kt->policy != t->policy ||
+			     kt->rt_priority != t->priority;
+		nice_diff = t->set_nice && kt->nice != t->nice;
+		sched_str(before, sizeof(before), kt->policy, kt->rt_priority,
+			  kt->nice);
+		sched_str(after, sizeof(after), t->policy, t->priority,
+			  nice_after);
+		if (!dry_run && sched_diff)
+			r = ctx->ops->set_scheduler(kt->pid, t->policy,
+						    t->priority);
+		if (!dry_run && !r && nice_diff)
+			r = ctx->ops->set_nice(kt->pid, t->nice);
+		tally(res, r, sched_diff || nice_diff, dry_run);
+		report(ctx, j, kt,
+		       result_word(r, sched_diff || nice_diff, dry_run),
+		       before, after,
+		       r == -ESRCH ? "thread exited" : r ? strerror(-r) : NULL);
+	}
+	kthread_list_free(&kl);
+	return 0;
+}
+
+void act_summary(struct nocb_ctx *ctx, const char *what,
+		 const struct act_result *res, bool dry_run, struct json *j)
+{
+	if (j) {
+		json_kint(j, "changed", res->changed);
+		json_kint(j, "unchanged", res->unchanged);
+		json_kint(j, "would_change", res->would_change);
+		json_kint(j, "failed", res->failed);
+		json_kint(j, "vanished", res->vanished);
+		return;
+	}
+	if (!res->changed && !res->unchanged && !res->would_change &&
+	    !res->failed && !res->vanished) {
+		fprintf(ctx->out, "%s: no offload kthreads found\n", what);
+		return;
+	}
+	if (dry_run)
+		fprintf(ctx->out,
+			"%s (dry run): %d would change, %d unchanged, %d vanished\n",
+			what, res->would_change, res->unchanged,
+			res->vanished);
+	else
+		fprintf(ctx->out,
+			"%s: %d changed, %d unchanged, %d failed, %d vanished\n",
+			what, res->changed, res->unchanged, res->failed,
+			res->vanished);
+}
+
+int act_exit(const struct act_result *res)
+{
+	return res->failed ? NOCB_EXIT_FAIL : NOCB_EXIT_OK;
+}

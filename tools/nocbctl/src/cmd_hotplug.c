@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_hotplug.c - "nocbctl hotplug-check": confirm K3 (the last normal CPU
+ * refuses to go offline) by trying it.
+ *
+ * Safety: every CPU this command takes offline is listed in a state file
+ * (ROOT/run/nocbctl/hotplug-check.state) before the first change, and
+ * brought back online before exit. SIGINT/SIGTERM are blocked for the
+ * duration and polled between steps, so an interrupt restores the CPUs and
+ * then terminates with the signal. After SIGKILL the next run finds the
+ * state file and restores those CPUs first.
+ */
+#define _GNU_SOURCE
+#include "verbs.h"
+#include "offload.h"
+#include "sysfs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <linux/capability.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define STATE_DIR "/run/nocbctl"
+#define STATE_FILE STATE_DIR "/hotplug-check.state"
+
+static void hotplug_help(FILE *f)
+{
+	fputs("\nUsage:\n"
+	      " nocbctl hotplug-check [--force]\n"
+	      "\nConfirm that the kernel refuses to offline the last online CPU\n"
+	      "that is not offloaded (K3). Every CPU touched is brought back\n"
+	      "online, also on SIGINT/SIGTERM, and after SIGKILL on the next run\n"
+	      "(from " STATE_FILE ").\n"
+	      "\nOptions:\n"
+	      " -f, --force   first offline the other hot-pluggable normal CPUs\n"
+	      " -h, --help    display this help\n"
+	      "\nExit status: 0 refused (EBUSY) as it should, 1 the CPU went\n"
+	      "offline (K3 violated) or an error, 2 not the last normal CPU and\n"
+	      "no --force, 3 the last normal CPU cannot be hot-removed at all,\n"
+	      "4 missing CAP_SYS_ADMIN.\n"
+	      "\nFor more details see nocbctl(8).\n", f);
+}
+
+struct hp {
+	struct nocb_ctx *ctx;
+	char state[4096];
+	struct cpulist touched;		/* CPUs we took offline */
+	sigset_t blocked;
+};
+
+static int set_online(struct hp *h, int cpu, bool on)
+{
+	char path[4096];
+
+	if (sysfs_online_path(h->ctx, cpu, path, sizeof(path)))
+		return -ENAMETOOLONG;
+	return h->ctx->ops->write_online(path, on);
+}
+
+/* Signal pending? Returns the signal number or 0. */
+static int pending_signal(const struct hp *h)
+{
+	sigset_t p;
+
+	if (sigpending(&p))
+		return 0;
+	if (sigismember(&p, SIGINT) && sigismember(&h->blocked, SIGINT))
+		return SIGINT;
+	if (sigismember(&p, SIGTERM) && sigismember(&h->blocked, SIGTERM))
+		return SIGTERM;
+	return 0;
+}
+
+static int mkdir_p(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			*p = '/';
+			return -errno;
+		}
+		*p = '/';
+	}
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static int write_state(struct hp *h, const struct cpulist *cpus)
+{
+	char dir[4096], tmp[4200], list[4096];
+	int fd, r = 0;
+	size_t n;
+
+	if (nocb_path(h->ctx, dir, sizeof(dir), STATE_DIR))
+		return -ENAMETOOLONG;
+	r = mkdir_p(dir);
+	if (r)
+		return r;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", h->state);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	cpulist_format(cpus, list, sizeof(list));
+	n = strlen(list);
+	list[n++] = '\n';
+	if (dprintf(fd, "# nocbctl hotplug-check: CPUs to bring back online\n") < 0 ||
+	    write(fd, list, n) != (ssize_t)n || fsync(fd))
+		r = errno ? -errno : -EIO;
+	if (close(fd) && !r)
+		r = -errno;
+	if (!r && rename(tmp, h->state))
+		r = -errno;
+	if (r)
+		unlink(tmp);
+	return r;
+}
+
+/*
+ * Restore CPUs listed in a state file left by a killed run.
+ * Returns 0 (nothing to do or restored), or 1 after printing an error.
+ */
+static int restore_from_state(struct hp *h, struct json *j)
+{
+	struct nocb_ctx *ctx = h->ctx;
+	struct cpulist cpus, failed;
+	char *buf, err[256], list[1024];
+	const char *p;
+	int r, cpu;
+
+	r = nocb_read_file(h->state, &buf, NULL);
+	if (r == -ENOENT) {
+		if (j) {
+			json_key(j, "restored_from_state");
+			json_null(j);
+		}
+		return 0;
+	}
+	if (r) {
+		nocb_err(ctx, "hotplug-check", "%s: %s", h->state, strerror(-r));
+		return 1;
+	}
+	/* skip comment lines */
+	p = buf;
+	while (*p == '#') {
+		const char *nl = strchr(p, '\n');
+
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	r = cpulist_parse_str(p, 0, &cpus, err, sizeof(err));
+	free(buf);
+	if (r) {
+		nocb_err(ctx, "hotplug-check", "%s: %s (remove it by hand)",
+			 h->state, err);
+		return 1;
+	}
+	cpulist_clear(&failed);
+	cpulist_for_each(cpu, &cpus) {
+		if (sysfs_cpu_online(ctx, cpu) == 1)
+			continue;
+		r = set_online(h, cpu, true);
+		if (r) {
+			cpulist_set(&failed, cpu);
+			nocb_err(ctx, "hotplug-check",
+				 "cannot bring CPU %d back online: %s", cpu,
+				 strerror(-r));
+		}
+	}
+	cpulist_format(&cpus, list, sizeof(list));
+	if (!cpulist_empty(&failed))
+		return 1;
+	if (unlink(h->state) && errno != ENOENT) {
+		nocb_err(ctx, "hotplug-check", "%s: %s", h->state,
+			 strerror(errno));
+		return 1;
+	}
+	if (j)
+		json_kstr(j, "restored_from_state", list);
+	else
+		fprintf(ctx->out,
+			"hotplug-check: found %s from an interrupted run: CPUs %s are online again\n",
+			h->state, list);
+	return 0;
+}
+
+/* Bring back every touched CPU; returns number of failures. */
+static int restore(struct hp *h, struct cpulist *failed)
+{
+	int cpu, nfail = 0;
+
+	cpulist_clear(failed);
+	cpulist_for_each(cpu, &h->touched) {
+		int r = set_online(h, cpu, true);
+
+		if (!r && sysfs_cpu_online(h->ctx, cpu) != 1)
+			r = -EIO;
+		if (r) {
+			nocb_err(h->ctx, "hotplug-check",
+				 "cannot bring CPU %d back online: %s", cpu,
+				 strerror(-r));
+			cpulist_set(failed, cpu);
+			nfail++;
+		} else {
+			cpulist_unset(&h->touched, cpu);
+		}
+	}
+	return nfail;
+}
+
+static int run(struct hp *h, bool force)
+{
+	struct nocb_ctx *ctx = h->ctx;
+	struct cpu_state cs;
+	struct offload_info *oi;
+	struct cpulist normal, others, all, failed;
+	struct json jj, *j = ctx->json ? &jj : NULL;
+	char list[1024];
+	const char *result = "error", *why = NULL;
+	int target = -1, cpu, r, ret = NOCB_EXIT_FAIL, sig = 0;
+	bool doc_open = false;
+
+	if (j) {
+		json_init(j, ctx->out);
+		json_obj_begin(j);
+		json_kstr(j, "command", "hotplug-check");
+		doc_open = true;
+	}
+	if (restore_from_state(h, j))
+		goto out_doc;
+	if (sysfs_read_cpus(ctx, "hotplug-check", &cs))
+		goto out_doc;
+	oi = malloc(sizeof(*oi));
+	if (!oi) {
+		nocb_err(ctx, "hotplug-check", "out of memory");
+		goto out_doc;
+	}
+	offload_read(ctx, &cs, oi);
+	cpulist_andnot(&normal, &cs.online, &oi->offloaded);
+	cpulist_format(&normal, list, sizeof(list));
+	if (j) {
+		json_kstr(j, "offloaded_source", offload_source_name(oi->source));
+		json_kstr(j, "normal_online", list);
+	} else {
+		fprintf(ctx->out,
+			"hotplug-check: online normal CPUs: %s (offloaded CPUs from %s)\n",
+			list[0] ? list : "none", offload_source_name(oi->source));
+	}
+	offload_free(oi);
+	free(oi);
+	if (cpulist_empty(&normal)) {
+		result = "violation";
+		why = "no online CPU is a normal (not offloaded) CPU";
+		goto report;
+	}
+	/* A normal CPU without an online file can never go: it is the last. */
+	cpulist_for_each(cpu, &normal) {
+		if (!sysfs_cpu_hotpluggable(ctx, cpu)) {
+			target = cpu;
+			result = "not-removable";
+			ret = NOCB_EXIT_UNSUPP;
+			why = "cannot be hot-removed (no online file), so K3 cannot be checked";
+			goto report;
+		}
+	}
+	target = cpulist_next(&normal, 0);
+	others = normal;
+	cpulist_unset(&others, target);
+	if (!cpulist_empty(&others) && !force) {
+		cpulist_format(&normal, list, sizeof(list));
+		nocb_err(ctx, "hotplug-check",
+			 "CPU %d is not the last normal CPU (online normal CPUs: %s): use --force to offline the others first",
+			 target, list);
+		ret = NOCB_EXIT_USAGE;
+		if (j) {
+			json_kint(j, "target", target);
+			json_kstr(j, "result", "not-last");
+			goto out_close;
+		}
+		return ret;
+	}
+	all = normal;
+	r = write_state(h, &all);
+	if (r) {
+		nocb_err(ctx, "hotplug-check", "%s: %s (nothing changed)",
+			 h->state, strerror(-r));
+		goto out_doc;
+	}
+	cpulist_for_each(cpu, &others) {
+		sig = pending_signal(h);
+		if (sig)
+			break;
+		r = set_online(h, cpu, false);
+		if (r) {
+			why = "could not offline another normal CPU first";
+			nocb_err(ctx, "hotplug-check", "offlining CPU %d: %s",
+				 cpu, strerror(-r));
+			goto restore;
+		}
+		cpulist_set(&h->touched, cpu);
+		if (!j)
+			fprintf(ctx->out, "hotplug-check: CPU %d offline\n",
+				cpu);
+	}
+	if (!sig)
+		sig = pending_signal(h);
+	if (sig) {
+		why = "interrupted";
+		goto restore;
+	}
+	r = set_online(h, target, false);
+	if (r == -EBUSY) {
+		result = "refused";
+		ret = NOCB_EXIT_OK;
+		if (!j)
+			fprintf(ctx->out,
+				"hotplug-check: offlining CPU %d: refused (EBUSY)\n",
+				target);
+	} else if (r == 0) {
+		cpulist_set(&h->touched, target);
+		result = "violation";
+		why = "the last normal CPU went offline";
+		if (!j)
+			fprintf(ctx->out,
+				"hotplug-check: offlining CPU %d: succeeded: K3 VIOLATED\n",
+				target);
+	} else {
+		why = "unexpected error offlining the last normal CPU";
+		nocb_err(ctx, "hotplug-check", "offlining CPU %d: %s", target,
+			 strerror(-r));
+	}
+restore:
+	cpulist_format(&h->touched, list, sizeof(list));
+	if (restore(h, &failed)) {
+		char fl[1024];
+
+		cpulist_format(&failed, fl, sizeof(fl));
+		nocb_err(ctx, "hotplug-check",
+			 "CPUs %s are still offline; %s keeps them for the next run",
+			 fl, h->state);
+		ret = NOCB_EXIT_FAIL;
+		result = "restore-failed";
+	} else {
+		if (unlink(h->state) && errno != ENOENT)
+			nocb_err(ctx, "hotplug-check", "%s: %s", h->state,
+				 strerror(errno));
+		if (!j && list[0])
+			fprintf(ctx->out,
+				"hotplug-check: CPUs %s back online\n", list);
+	}
+	if (j) {
+		json_kstr(j, "restored", list);
+		json_kbool(j, "restore_ok", cpulist_empty(&failed));
+	}
+	if (!sig)
+		sig = pending_signal(h);
+report:
+	if (sig) {
+		result = "interrupted";
+		ret = 128 + sig;
+	}
+	if (j) {
+		json_kint(j, "target", target);
+		json_kstr(j, "result", result);
+		json_key(j, "reason");
+		json_str(j, why);
+	} else if (!strcmp(result, "refused")) {
+		fprintf(ctx->out,
+			"hotplug-check: K3 holds: the last normal CPU %d refused to go offline\n",
+			target);
+	} else if (!strcmp(result, "not-removable")) {
+		nocb_err(ctx, "hotplug-check", "last normal CPU %d %s", target,
+			 why);
+	} else if (!strcmp(result, "violation")) {
+		nocb_err(ctx, "hotplug-check", "K3 violated: %s", why);
+	} else if (sig) {
+		nocb_err(ctx, "hotplug-check", "interrupted by %s; CPUs restored",
+			 strsignal(sig));
+	}
+out_close:
+	if (doc_open) {
+		json_obj_end(j);
+		json_end(j);
+	}
+	return ret;
+out_doc:
+	if (j) {
+		json_kstr(j, "result", "error");
+		goto out_close;
+	}
+	return ret;
+}
+
+int cmd_hotplug(struct nocb_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "force", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct hp h;
+	sigset_t old;
+	bool force = false;
+	int c, r;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "fh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f': force = true; break;
+		case 'h': hotplug_help(ctx->out); return NOCB_EXIT_OK;
+		default:
+			nocb_err(ctx, "hotplug-check",
+				 "bad option '%s' (see nocbctl hotplug-check --help)",
+				 argv[optind - 1]);
+			return NOCB_EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		nocb_err(ctx, "hotplug-check", "unexpected argument '%s'",
+			 argv[optind]);
+		return NOCB_EXIT_USAGE;
+	}
+	r = nocb_require_cap(ctx, "hotplug-check", CAP_SYS_ADMIN,
+			     "CAP_SYS_ADMIN");
+	if (r)
+		return r;
+	memset(&h, 0, sizeof(h));
+	h.ctx = ctx;
+	if (nocb_path(ctx, h.state, sizeof(h.state), STATE_FILE)) {
+		nocb_err(ctx, "hotplug-check", "state path too long");
+		return NOCB_EXIT_USAGE;
+	}
+	sigemptyset(&h.blocked);
+	sigaddset(&h.blocked, SIGINT);
+	sigaddset(&h.blocked, SIGTERM);
+	sigprocmask(SIG_BLOCK, &h.blocked, &old);
+	/* only poll signals that were not already blocked by our caller */
+	if (sigismember(&old, SIGINT))
+		sigdelset(&h.blocked, SIGINT);
+	if (sigismember(&old, SIGTERM))
+		sigdelset(&h.blocked, SIGTERM);
+	r = run(&h, force);
+	fflush(ctx->out);
+	fflush(ctx->err);
+	/* a pending SIGINT/SIGTERM is delivered here, after restoring */
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return r;
+}

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cmd_prio.c - "nocbctl prio": set scheduling of offload kthreads. */
+#define _GNU_SOURCE
+#include "verbs.h"
+#include "proc.h"
+#include "sysfs.h"
+
+#include <getopt.h>
+#include <linux/capability.h>
+#include <sched.h>
+#include <string.h>
+
+static void prio_help(FILE *f)
+{
+	fputs("\nUsage:\n"
+	      " nocbctl prio rcuo|rcuog|rcuop --policy=fifo|rr|other\n"
+	      "              [--priority=N] [--nice=N] [--dry-run]\n"
+	      "\nSet the scheduling policy of the RCU callback-offload kthreads.\n"
+	      "\nOptions:\n"
+	      " -p, --policy=POLICY   fifo, rr or other\n"
+	      " -P, --priority=N      real-time priority 1-99 (fifo, rr; required)\n"
+	      " -N, --nice=N          nice value -20..19 (other only)\n"
+	      " -n, --dry-run         show what would change, change nothing\n"
+	      " -h, --help            display this help\n"
+	      "\nExit status: 0 ok, 1 a thread failed, 2 bad input, 4 missing\n"
+	      "CAP_SYS_NICE.\n"
+	      "\nFor more details see nocbctl(8).\n", f);
+}
+
+int cmd_prio(struct nocb_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "policy", required_argument, NULL, 'p' },
+		{ "priority", required_argument, NULL, 'P' },
+		{ "nice", required_argument, NULL, 'N' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *policy_arg = NULL, *prio_arg = NULL, *nice_arg = NULL;
+	bool dry_run = false;
+	unsigned kinds;
+	struct cpu_state cs;
+	struct prio_target t = { 0 };
+	struct act_result res;
+	struct json j;
+	int c, r;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "p:P:N:nh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': policy_arg = optarg; break;
+		case 'P': prio_arg = optarg; break;
+		case 'N': nice_arg = optarg; break;
+		case 'n': dry_run = true; break;
+		case 'h': prio_help(ctx->out); return NOCB_EXIT_OK;
+		default:
+			nocb_err(ctx, "prio", "bad option '%s' (see nocbctl prio --help)",
+				 argv[optind - 1]);
+			return NOCB_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		nocb_err(ctx, "prio",
+			 "expected one of rcuo, rcuog, rcuop (see nocbctl prio --help)");
+		return NOCB_EXIT_USAGE;
+	}
+	kinds = kt_select(argv[optind]);
+	if (!kinds) {
+		nocb_err(ctx, "prio", "'%s': expected rcuo, rcuog or rcuop",
+			 argv[optind]);
+		return NOCB_EXIT_USAGE;
+	}
+	if (!policy_arg) {
+		nocb_err(ctx, "prio", "--policy=fifo|rr|other is required");
+		return NOCB_EXIT_USAGE;
+	}
+	t.policy = sched_policy_parse(policy_arg);
+	if (t.policy < 0) {
+		nocb_err(ctx, "prio", "--policy=%s: expected fifo, rr or other",
+			 policy_arg);
+		return NOCB_EXIT_USAGE;
+	}
+	if (t.policy == SCHED_OTHER) {
+		if (prio_arg && (nocb_parse_int(prio_arg, 0, 0, &t.priority))) {
+			nocb_err(ctx, "prio",
+				 "--priority=%s: must be 0 or absent for policy other",
+				 prio_arg);
+			return NOCB_EXIT_USAGE;
+		}
+		if (nice_arg) {
+			if (nocb_parse_int(nice_arg, -20, 19, &t.nice)) {
+				nocb_err(ctx, "prio",
+					 "--nice=%s: must be -20..19", nice_arg);
+				return NOCB_EXIT_USAGE;
+			}
+			t.set_nice = true;
+		}
+	} else {
+		if (!prio_arg) {
+			nocb_err(ctx, "prio", "--policy=%s needs --priority=1..99",
+				 policy_arg);
+			return NOCB_EXIT_USAGE;
+		}
+		if (nocb_parse_int(prio_arg, 1, 99, &t.priority)) {
+			nocb_err(ctx, "prio", "--priority=%s: must be 1..99",
+				 prio_arg);
+			return NOCB_EXIT_USAGE;
+		}
+		if (nice_arg) {
+			nocb_err(ctx, "prio", "--nice is only for --policy=other");
+			return NOCB_EXIT_USAGE;
+		}
+	}
+	if (sysfs_read_cpus(ctx, "prio", &cs))
+		return NOCB_EXIT_FAIL;
+	r = nocb_require_cap(ctx, "prio", CAP_SYS_NICE, "CAP_SYS_NICE");
+	if (r)
+		return r;
+	if (ctx->json) {
+		json_init(&j, ctx->out);
+		json_obj_begin(&j);
+		json_kstr(&j, "command", "prio");
+		json_kbool(&j, "dry_run", dry_run);
+		json_kstr(&j, "policy", sched_policy_name(t.policy));
+		json_kint(&j, "priority", t.priority);
+		json_key(&j, "nice");
+		if (t.set_nice)
+			json_int(&j, t.nice);
+		else
+			json_null(&j);
+		json_key(&j, "threads");
+		json_arr_begin(&j);
+	}
+	r = act_prio(ctx, "prio", kinds, &t, dry_run, cs.nbits,
+		     ctx->json ? &j : NULL, &res);
+	if (ctx->json) {
+		json_arr_end(&j);
+		if (r)
+			json_kstr(&j, "error", "cannot scan /proc");
+		else
+			act_summary(ctx, "prio", &res, dry_run, &j);
+		json_obj_end(&j);
+		json_end(&j);
+	} else if (!r) {
+		act_summary(ctx, "prio", &res, dry_run, NULL);
+	}
+	return r ? NOCB_EXIT_FAIL : act_exit(&res);
+}

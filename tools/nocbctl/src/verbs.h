@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * verbs.h - one function per nocbctl command (src/cmd_*.c) and the
+ * pin/prio actions shared by pin, prio and apply (src/act.c).
+ *
+ * Each cmd_* gets argv starting at the verb name and returns an exit
+ * code (enum nocb_exit).
+ */
+#ifndef NOCB_VERBS_H
+#define NOCB_VERBS_H
+
+#include "ctx.h"
+#include "cpulist.h"
+#include "json.h"
+
+int cmd_status(struct nocb_ctx *ctx, int argc, char **argv);
+int cmd_stats(struct nocb_ctx *ctx, int argc, char **argv);
+int cmd_pin(struct nocb_ctx *ctx, int argc, char **argv);
+int cmd_prio(struct nocb_ctx *ctx, int argc, char **argv);
+int cmd_apply(struct nocb_ctx *ctx, int argc, char **argv);
+int cmd_hotplug(struct nocb_ctx *ctx, int argc, char **argv);
+
+struct act_result {
+	int changed, unchanged, would_change, failed, vanished;
+};
+
+/* Target CPUs per kind; NULL = leave that kind alone. */
+struct pin_target {
+	const struct cpulist *rcuog;
+	const struct cpulist *rcuop;	/* also rcuos/rcuob */
+};
+
+struct prio_target {
+	int policy;		/* SCHED_* */
+	int priority;		/* rt priority (0 for other) */
+	bool set_nice;
+	int nice;
+};
+
+/*
+ * Apply to every selected offload kthread, printing one line (or JSON
+ * array element) per thread. j is NULL for text output; with j, the
+ * caller has opened an array to which this appends thread objects.
+ * Returns 0, or -1 if the scan itself failed (error printed).
+ */
+int act_pin(struct nocb_ctx *ctx, const char *what, unsigned kinds,
+	    const struct pin_target *t, bool dry_run, int nbits,
+	    struct json *j, struct act_result *res);
+int act_prio(struct nocb_ctx *ctx, const char *what, unsigned kinds,
+	     const struct prio_target *t, bool dry_run, int nbits,
+	     struct json *j, struct act_result *res);
+
+/* Print "WHAT: N changed, ..." (text) or the JSON summary keys. */
+void act_summary(struct nocb_ctx *ctx, const char *what,
+		 const struct act_result *res, bool dry_run, struct json *j);
+
+/* Exit code for a result: 1 if anything failed, else 0. */
+int act_exit(const struct act_result *res);
+
+struct rcudata;
+
+/*
+ * Print one stats sample (text, or a JSON array of CPU objects when j is
+ * set). prev may be NULL (no rates); CPUs missing from prev get no rate,
+ * CPUs that disappeared are simply not printed. filter NULL = all CPUs.
+ */
+void stats_print_sample(struct nocb_ctx *ctx, struct json *j,
+			const struct rcudata *prev, const struct rcudata *cur,
+			const struct cpulist *filter, double dt);
+
+#endif
