@@ -24,6 +24,9 @@ static int read_list(const struct nocb_ctx *ctx, const char *name, int nbits,
 	r = nocb_read_file(path, &buf, &len);
 	if (r)
 		return r;
+	/* nohz_full reads "(null)" when no nohz_full= was given */
+	if (len >= 6 && !memcmp(buf, "(null)", 6))
+		len = 0;
 	r = cpulist_parse(buf, len, nbits, out, err, errlen);
 	free(buf);
 	return r ? -EINVAL : 0;

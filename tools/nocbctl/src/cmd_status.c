@@ -116,7 +116,7 @@ static void add_warnings(const struct cpu_state *cs,
 			 struct warnings *w)
 {
 	struct cpulist bad, quiet;
-	char list[256];
+	char list[256] = "";
 	int absent = 0;
 
 	for (size_t i = 0; i < kl->n; i++) {
@@ -130,15 +130,23 @@ static void add_warnings(const struct cpu_state *cs,
 	cpulist_or(&quiet, &cs->isolated, &cs->nohz_full);
 	cpulist_andnot(&bad, &quiet, &oi->offloaded);
 	if (oi->source != OFFLOAD_UNKNOWN && !cpulist_empty(&bad)) {
-		cpulist_format(&bad, list, sizeof(list));
-		warn(w, "isolated or nohz_full CPUs %s are not offloaded", list);
+		char b[256];
+
+		cpulist_format(&bad, b, sizeof(b));
+		warn(w, "isolated or nohz_full CPUs %s are not offloaded", b);
 	}
-	for (int i = 0; i < 4; i++)
-		if (strcmp(f[i].state, "present"))
-			absent++;
+	for (int i = 0; i < 4; i++) {
+		size_t l = strlen(list);
+
+		if (!strcmp(f[i].state, "present") || l + 20 >= sizeof(list))
+			continue;
+		snprintf(list + l, sizeof(list) - l, "%s%s %s",
+			 absent ? ", " : "", f[i].id, f[i].state);
+		absent++;
+	}
 	if (absent)
-		warn(w, "kernel lacks %d of the K1-K4 features (or they cannot be seen): %s",
-		     absent, oi->rd_status == RCUDATA_OK ? "see above" :
+		warn(w, "kernel support incomplete: %s (%s)", list,
+		     oi->rd_status == RCUDATA_OK ? "see Kernel support" :
 		     oi->rd_err);
 	if (oi->rd_status == RCUDATA_MALFORMED)
 		warn(w, "rcudata unparsable: %s", oi->rd_err);
