@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_main.c - runs every cmocka group; exit status = failed tests. */
+#include "fixture.h"
+
+int main(void)
+{
+	int failed = 0;
+
+	failed += run_lib_tests();
+	failed += run_verb_tests();
+	failed += run_syscall_tests();
+	if (failed)
+		fprintf(stderr, "nocbctl tests: %d FAILED\n", failed);
+	return failed ? 1 : 0;
+}
