@@ -374,15 +374,16 @@ report:
 		fprintf(ctx->out,
 			"hotplug-check: K3 holds: the last normal CPU %d refused to go offline\n",
 			target);
-	} else if (!strcmp(result, "not-removable")) {
+	}
+	/* failures go to stderr in text and JSON mode alike */
+	if (!strcmp(result, "not-removable"))
 		nocb_err(ctx, "hotplug-check", "last normal CPU %d %s", target,
 			 why);
-	} else if (!strcmp(result, "violation")) {
+	else if (!strcmp(result, "violation"))
 		nocb_err(ctx, "hotplug-check", "K3 violated: %s", why);
-	} else if (sig) {
+	else if (sig)
 		nocb_err(ctx, "hotplug-check", "interrupted by %s; CPUs restored",
 			 strsignal(sig));
-	}
 out_close:
 	if (doc_open) {
 		json_obj_end(j);
