@@ -220,7 +220,7 @@ static int run(struct hp *h, bool force)
 	struct cpu_state cs;
 	struct offload_info *oi;
 	struct cpulist normal, others, all, failed;
-	struct json jj, *j = ctx->json ? &jj : NULL;
+	struct json jj = { 0 }, *j = ctx->json ? &jj : NULL;
 	char list[1024];
 	const char *result = "error", *why = NULL;
 	int target = -1, cpu, r, ret = NOCB_EXIT_FAIL, sig = 0;
