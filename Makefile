@@ -38,16 +38,14 @@ kernel:
 	@v=$$(dpkg-query -W -f='$${Version}' linux-source-6.1); [ "$$v" = "$(TESTED_LINUX_SOURCE)" ] || \
 		echo "make: warning: linux-source-6.1 is $$v; the series was tested on $(TESTED_LINUX_SOURCE)" >&2
 	@tools/kernel/build.sh
+	@$(MAKE) -s -C tools/cbload >/dev/null
 
 # Tools and units installed into a staging tree that mkosi copies in.
 stage:
 	@tools/deps.sh tools
 	@rm -rf $(STAGE)
 	@if [ -f tools/nocbctl/Makefile ]; then $(MAKE) -s -C tools/nocbctl install DESTDIR=$(STAGE) PREFIX=/usr; fi
-	@if [ -f units/Makefile ]; then $(MAKE) -s -C units install DESTDIR=$(STAGE); fi
-	@mkdir -p $(STAGE)/etc
-	@if [ -d $(STAGE)/usr/lib/systemd/system-preset ]; then \
-		systemctl --root=$(STAGE) preset-all --preset-mode=enable-only >/dev/null 2>&1 || true; fi
+	@if [ -f units/Makefile ]; then $(MAKE) -s -C units install enable DESTDIR=$(STAGE); fi
 
 # mkosi reruns only when its inputs changed; the kernel is staged beside the
 # image for QemuBoot=linux (mkosi -f deletes it, so stage after every build).

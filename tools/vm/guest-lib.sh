@@ -2,6 +2,8 @@
 # Every check prints one "ok"/"FAIL" line; finish prints the closing
 # "N passed, N failed" line and sets the exit status the harness reports.
 
+[ -z "${nocb_guest_lib:-}" ] || return 0
+nocb_guest_lib=1
 nocb_passed=0
 nocb_failed=0
 
@@ -71,3 +73,29 @@ finish() {
 }
 
 mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
+
+# cb_load CPU COUNT: open and close a file COUNT times on CPU.  Each close
+# frees a struct file through call_rcu() on that CPU (6.1), so this queues
+# at least COUNT RCU callbacks there.
+cb_load() {
+	taskset -c "$1" bash -c 'for ((i = 0; i < '"$2"'; i++)); do : < /dev/null; done'
+}
+
+# wait_until SECONDS COMMAND...: poll COMMAND every 0.1 s until it succeeds.
+wait_until() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.1
+	done
+}
+
+# cpu_set_online CPU 0|1: write sysfs online; prints the error, if any.
+cpu_set_online() {
+	local err
+	err=$( { echo "$2" > "/sys/devices/system/cpu/cpu$1/online"; } 2>&1 )
+	local rc=$?
+	[ -n "$err" ] && echo "${err##*: }"
+	return $rc
+}
