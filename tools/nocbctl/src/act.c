@@ -31,7 +31,9 @@ static void report(struct nocb_ctx *ctx, struct json *j,
 		json_kstr(j, "name", kt->name);
 		json_kstr(j, "kind", kind_name(kt->kind));
 		json_kint(j, "cpu", kt->cpu);
-		json_kstr(j, "result", result);
+		/* JSON uses "would-change" (no space) */
+		json_kstr(j, "result", strcmp(result, "would change") ?
+				       result : "would-change");
 		json_kstr(j, "before", before);
 		json_kstr(j, "after", after);
 		json_key(j, "error");
