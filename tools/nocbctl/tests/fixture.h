@@ -62,6 +62,9 @@ void run_verb(struct run *r, int (*fn)(struct nocb_ctx *, int, char **),
 	      const char *root, bool json, ...);
 void run_free(struct run *r);
 
+/* Ends run_verb() argument lists (a typed NULL for varargs). */
+#define END ((const char *)NULL)
+
 /* cmocka-friendly substring assertion */
 #define assert_contains(hay, needle) \
 	do { \

@@ -27,7 +27,7 @@ static void status_cpu4(void **state)
 	struct run r;
 
 	(void)state;
-	run_verb(&r, cmd_status, fx("cpu4"), false, "status", NULL);
+	run_verb(&r, cmd_status, fx("cpu4"), false, "status", END);
 	assert_int_equal(r.rc, 0);
 	assert_contains(r.out, "offloaded: 1-3 (source: rcudata N flags)");
 	assert_contains(r.out, "normal:    0\n");
@@ -46,7 +46,7 @@ static void status_cpu4_json(void **state)
 	struct run r;
 
 	(void)state;
-	run_verb(&r, cmd_status, fx("cpu4-offline"), true, "status", NULL);
+	run_verb(&r, cmd_status, fx("cpu4-offline"), true, "status", END);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(r.out[0], '{');
 	assert_int_equal(count_substr(r.out, "\n"), 1);
@@ -65,7 +65,7 @@ static void status_norcudata(void **state)
 	struct run r;
 
 	(void)state;
-	run_verb(&r, cmd_status, fx("norcudata"), false, "status", NULL);
+	run_verb(&r, cmd_status, fx("norcudata"), false, "status", END);
 	assert_int_equal(r.rc, 0);
 	assert_contains(r.out, "offloaded: 2-3 (source: boot command line");
 	assert_contains(r.out, "Polling:     on");
@@ -80,31 +80,31 @@ static void status_malformed_and_small(void **state)
 	struct run r;
 
 	(void)state;
-	run_verb(&r, cmd_status, fx("malformed"), false, "status", NULL);
+	run_verb(&r, cmd_status, fx("malformed"), false, "status", END);
 	assert_int_equal(r.rc, 0);
 	assert_contains(r.out, "rcudata unparsable");
 	assert_contains(r.out, "line 2");
 	run_free(&r);
-	run_verb(&r, cmd_status, fx("cpu1"), false, "status", NULL);
+	run_verb(&r, cmd_status, fx("cpu1"), false, "status", END);
 	assert_int_equal(r.rc, 0);
 	assert_contains(r.out, "Offload kthreads: 0");
 	assert_not_contains(r.out, "Warnings");
 	run_free(&r);
-	run_verb(&r, cmd_status, fx("cpu64"), true, "status", NULL);
+	run_verb(&r, cmd_status, fx("cpu64"), true, "status", END);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(count_substr(r.out, "\"pid\":"), 72);
 	assert_contains(r.out, "rcuop/5 (pid 1005) may run on CPU 5");
 	assert_int_equal(count_substr(r.out, "may run on CPU"), 1);
 	run_free(&r);
-	run_verb(&r, cmd_status, fx("vanished"), false, "status", NULL);
+	run_verb(&r, cmd_status, fx("vanished"), false, "status", END);
 	assert_int_equal(r.rc, 0);
 	assert_contains(r.out, "Offload kthreads: 4");
 	run_free(&r);
-	run_verb(&r, cmd_status, fx("nowhere"), false, "status", NULL);
+	run_verb(&r, cmd_status, fx("nowhere"), false, "status", END);
 	assert_int_equal(r.rc, 1);
 	assert_contains(r.err, "nocbctl: status: /sys/devices/system/cpu/possible:");
 	run_free(&r);
-	run_verb(&r, cmd_status, fx("cpu4"), false, "status", "extra", NULL);
+	run_verb(&r, cmd_status, fx("cpu4"), false, "status", "extra", END);
 	assert_int_equal(r.rc, 2);
 	run_free(&r);
 }
@@ -117,18 +117,18 @@ static void stats_basic(void **state)
 
 	(void)state;
 	run_verb(&r, cmd_stats, fx("cpu4"), false, "stats", "--cpus", "1-2",
-		 NULL);
+		 END);
 	assert_int_equal(r.rc, 0);
 	assert_contains(r.out, "    1 N ");
 	assert_contains(r.out, "1500");
 	assert_not_contains(r.out, "1234");	/* CPU 0 filtered out */
 	run_free(&r);
-	run_verb(&r, cmd_stats, fx("cpu4"), true, "stats", NULL);
+	run_verb(&r, cmd_stats, fx("cpu4"), true, "stats", END);
 	assert_int_equal(r.rc, 0);
 	assert_contains(r.out, "{\"cpu\":2,\"offline\":false,\"offloaded\":true,"
 			"\"ql_lazy\":0,\"ql\":5,\"ci\":0,\"nci\":1500");
 	run_free(&r);
-	run_verb(&r, cmd_stats, fx("nonci"), true, "stats", NULL);
+	run_verb(&r, cmd_stats, fx("nonci"), true, "stats", END);
 	assert_contains(r.out, "\"nci\":null");
 	run_free(&r);
 }
@@ -138,25 +138,25 @@ static void stats_errors(void **state)
 	struct run r;
 
 	(void)state;
-	run_verb(&r, cmd_stats, fx("norcudata"), false, "stats", NULL);
+	run_verb(&r, cmd_stats, fx("norcudata"), false, "stats", END);
 	assert_int_equal(r.rc, 3);
 	assert_contains(r.err, "nocbctl: stats: /sys/kernel/debug/rcu/rcudata");
 	run_free(&r);
-	run_verb(&r, cmd_stats, fx("malformed"), false, "stats", NULL);
+	run_verb(&r, cmd_stats, fx("malformed"), false, "stats", END);
 	assert_int_equal(r.rc, 1);
 	assert_contains(r.err, "line 2");
 	run_free(&r);
-	run_verb(&r, cmd_stats, fx("cpu4"), false, "stats", "--cpus=99", NULL);
+	run_verb(&r, cmd_stats, fx("cpu4"), false, "stats", "--cpus=99", END);
 	assert_int_equal(r.rc, 2);
 	assert_int_equal(r.outlen, 0);
 	run_free(&r);
-	run_verb(&r, cmd_stats, fx("cpu4"), false, "stats", "--watch=0", NULL);
+	run_verb(&r, cmd_stats, fx("cpu4"), false, "stats", "--watch=0", END);
 	assert_int_equal(r.rc, 2);
 	run_free(&r);
-	run_verb(&r, cmd_stats, fx("cpu4"), false, "stats", "--count=2", NULL);
+	run_verb(&r, cmd_stats, fx("cpu4"), false, "stats", "--count=2", END);
 	assert_int_equal(r.rc, 2);
 	run_free(&r);
-	run_verb(&r, cmd_stats, fx("cpu4"), true, "stats", "--watch=1", NULL);
+	run_verb(&r, cmd_stats, fx("cpu4"), true, "stats", "--watch=1", END);
 	assert_int_equal(r.rc, 2);
 	assert_contains(r.err, "--count");
 	run_free(&r);
@@ -168,14 +168,14 @@ static void stats_watch(void **state)
 
 	(void)state;
 	run_verb(&r, cmd_stats, fx("cpu4-offline"), true, "stats",
-		 "--watch=0.01", "--count=3", NULL);
+		 "--watch=0.01", "--count=3", END);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(count_substr(r.out, "\"t\":"), 3);
 	assert_int_equal(count_substr(r.out, "\"ci_rate\":0.000"), 8);
 	assert_contains(r.out, "{\"cpu\":2,\"offline\":true");
 	run_free(&r);
 	run_verb(&r, cmd_stats, fx("cpu4"), false, "stats", "--watch=0.01",
-		 "--count=2", NULL);
+		 "--count=2", END);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(count_substr(r.out, "NCI/s"), 1);
 	assert_int_equal(count_substr(r.out, "  CPU FLAGS"), 2);
@@ -218,7 +218,7 @@ static void pin_dry_run(void **state)
 
 	(void)state;
 	run_verb(&r, cmd_pin, fx("cpu4"), false, "pin", "rcuo", "--cpus=0",
-		 "--dry-run", NULL);
+		 "--dry-run", END);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(count_substr(r.out, "would change (0-3 -> 0)"), 6);
 	assert_int_equal(mock.n_aff, 0);
@@ -231,7 +231,7 @@ static void pin_changes_each_thread(void **state)
 
 	(void)state;
 	run_verb(&r, cmd_pin, fx("cpu4"), false, "pin", "rcuo", "--cpus=0",
-		 NULL);
+		 END);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(mock.n_aff, 6);
 	for (int i = 0; i < mock.n_aff; i++) {
@@ -242,7 +242,7 @@ static void pin_changes_each_thread(void **state)
 	run_free(&r);
 	mock_reset();
 	run_verb(&r, cmd_pin, fx("cpu4"), false, "pin", "rcuog", "--cpus",
-		 "0-1", NULL);
+		 "0-1", END);
 	assert_int_equal(mock.n_aff, 2);
 	assert_int_equal(mock.aff_pid[0], 12);
 	assert_int_equal(mock.aff_pid[1], 15);
@@ -256,7 +256,7 @@ static void pin_idempotent(void **state)
 
 	(void)state;
 	run_verb(&r, cmd_pin, fx("cpu4-pinned"), true, "pin", "rcuo",
-		 "--cpus=0", NULL);
+		 "--cpus=0", END);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(mock.n_aff, 0);
 	assert_int_equal(count_substr(r.out, "\"result\":\"unchanged\""), 6);
@@ -274,7 +274,7 @@ static void pin_bad_input_changes_nothing(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		run_verb(&r, cmd_pin, fx("cpu4"), false, "pin", "rcuo", bad[i],
-			 NULL);
+			 END);
 		assert_int_equal(r.rc, 2);
 		assert_int_equal(count_substr(r.err, "\n"), 1);
 		assert_contains(r.err, "nocbctl: pin: --cpus=");
@@ -282,19 +282,19 @@ static void pin_bad_input_changes_nothing(void **state)
 		run_free(&r);
 	}
 	run_verb(&r, cmd_pin, fx("cpu4-offline"), false, "pin", "rcuo",
-		 "--cpus=2", NULL);
+		 "--cpus=2", END);
 	assert_int_equal(r.rc, 2);
 	assert_contains(r.err, "not online");
 	run_free(&r);
 	run_verb(&r, cmd_pin, fx("cpu4"), false, "pin", "rcuq", "--cpus=0",
-		 NULL);
+		 END);
 	assert_int_equal(r.rc, 2);
 	run_free(&r);
-	run_verb(&r, cmd_pin, fx("cpu4"), false, "pin", "rcuo", NULL);
+	run_verb(&r, cmd_pin, fx("cpu4"), false, "pin", "rcuo", END);
 	assert_int_equal(r.rc, 2);
 	run_free(&r);
 	run_verb(&r, cmd_pin, fx("cpu4"), false, "pin", "rcuo", "--cpus=0",
-		 "--bogus", NULL);
+		 "--bogus", END);
 	assert_int_equal(r.rc, 2);
 	run_free(&r);
 	assert_int_equal(mock.n_aff, 0);
@@ -310,7 +310,7 @@ static void pin_keeps_going_past_failures(void **state)
 	mock.fail_pid[1] = 16;
 	mock.fail_err[1] = 3;		/* ESRCH: thread vanished */
 	run_verb(&r, cmd_pin, fx("cpu4"), false, "pin", "rcuo", "--cpus=0",
-		 NULL);
+		 END);
 	assert_int_equal(r.rc, 1);
 	assert_int_equal(mock.n_aff, 6);
 	assert_contains(r.out, "rcuop/1    pid 14      failed: Operation not permitted");
@@ -322,7 +322,7 @@ static void pin_keeps_going_past_failures(void **state)
 	mock.fail_pid[0] = 16;
 	mock.fail_err[0] = 3;
 	run_verb(&r, cmd_pin, fx("cpu4"), false, "pin", "rcuo", "--cpus=0",
-		 NULL);
+		 END);
 	assert_int_equal(r.rc, 0);
 	run_free(&r);
 }
@@ -334,7 +334,7 @@ static void pin_needs_cap(void **state)
 	(void)state;
 	mock.have_cap = false;
 	run_verb(&r, cmd_pin, fx("cpu4"), false, "pin", "rcuo", "--cpus=0",
-		 NULL);
+		 END);
 	assert_int_equal(r.rc, 4);
 	assert_contains(r.err, "CAP_SYS_NICE");
 	assert_int_equal(mock.n_aff, 0);
@@ -349,7 +349,7 @@ static void prio_fifo(void **state)
 
 	(void)state;
 	run_verb(&r, cmd_prio, fx("cpu4"), false, "prio", "rcuo",
-		 "--policy=fifo", "--priority=1", NULL);
+		 "--policy=fifo", "--priority=1", END);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(mock.n_sched, 6);
 	for (int i = 0; i < 6; i++) {
@@ -361,7 +361,7 @@ static void prio_fifo(void **state)
 	run_free(&r);
 	mock_reset();
 	run_verb(&r, cmd_prio, fx("cpu4-pinned"), false, "prio", "rcuo",
-		 "--policy=fifo", "--priority=1", NULL);
+		 "--policy=fifo", "--priority=1", END);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(mock.n_sched, 0);
 	assert_int_equal(count_substr(r.out, "unchanged"), 7);
@@ -374,7 +374,7 @@ static void prio_other_nice(void **state)
 
 	(void)state;
 	run_verb(&r, cmd_prio, fx("cpu4"), false, "prio", "rcuop",
-		 "--policy=other", "--nice=-5", NULL);
+		 "--policy=other", "--nice=-5", END);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(mock.n_sched, 0);	/* already SCHED_OTHER */
 	assert_int_equal(mock.n_nice, 4);
@@ -382,7 +382,7 @@ static void prio_other_nice(void **state)
 	run_free(&r);
 	mock_reset();
 	run_verb(&r, cmd_prio, fx("cpu4-pinned"), false, "prio", "rcuog",
-		 "--policy=other", NULL);
+		 "--policy=other", END);
 	assert_int_equal(mock.n_sched, 2);
 	assert_int_equal(mock.sched_policy[0], SCHED_OTHER);
 	assert_int_equal(mock.sched_prio[0], 0);
@@ -408,7 +408,7 @@ static void prio_bad_input(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		run_verb(&r, cmd_prio, fx("cpu4"), false, "prio", "rcuo",
-			 bad[i][0], bad[i][1], bad[i][2], NULL);
+			 bad[i][0], bad[i][1], bad[i][2], END);
 		assert_int_equal(r.rc, 2);
 		assert_int_equal(count_substr(r.err, "\n"), 1);
 		assert_contains(r.err, "nocbctl: prio: ");
@@ -417,7 +417,7 @@ static void prio_bad_input(void **state)
 	assert_int_equal(mock.n_sched + mock.n_nice, 0);
 	mock.have_cap = false;
 	run_verb(&r, cmd_prio, fx("cpu4"), false, "prio", "rcuo",
-		 "--policy=rr", "--priority=2", NULL);
+		 "--policy=rr", "--priority=2", END);
 	assert_int_equal(r.rc, 4);
 	assert_contains(r.err, "CAP_SYS_NICE");
 	run_free(&r);
@@ -434,7 +434,7 @@ static void apply_config(void **state)
 	(void)state;
 	tree_write(t, "etc/nocbctl.conf",
 		   "# test\ncpus = 0\nrcuog.cpus = 0-1\npolicy = rr\npriority = 3\n");
-	run_verb(&r, cmd_apply, t, false, "apply", NULL);	/* default path */
+	run_verb(&r, cmd_apply, t, false, "apply", END);	/* default path */
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(mock.n_aff, 6);
 	assert_int_equal(mock.aff_pid[0], 12);
@@ -448,7 +448,7 @@ static void apply_config(void **state)
 	mock_reset();
 	snprintf(path, sizeof(path), "%s/other.conf", t);
 	tree_write(t, "other.conf", "policy = fifo\npriority = 1\n");
-	run_verb(&r, cmd_apply, t, true, "apply", "--config", path, NULL);
+	run_verb(&r, cmd_apply, t, true, "apply", "--config", path, END);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(mock.n_aff, 0);
 	assert_int_equal(mock.n_sched, 6);
@@ -466,23 +466,23 @@ static void apply_bad_config_changes_nothing(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s/bad.conf", t);
 	tree_write(t, "bad.conf", "cpus = 0\npolicy = fifo\nprio = 1\n");
-	run_verb(&r, cmd_apply, t, false, "apply", "--config", path, NULL);
+	run_verb(&r, cmd_apply, t, false, "apply", "--config", path, END);
 	assert_int_equal(r.rc, 2);
 	snprintf(want, sizeof(want), "nocbctl: %s:3: unknown key 'prio'\n", path);
 	assert_string_equal(r.err, want);
 	run_free(&r);
 	tree_write(t, "bad.conf", "policy = other\ncpus = 7\n");
-	run_verb(&r, cmd_apply, t, false, "apply", "--config", path, NULL);
+	run_verb(&r, cmd_apply, t, false, "apply", "--config", path, END);
 	assert_int_equal(r.rc, 2);
 	assert_contains(r.err, ":2: cpus:");
 	run_free(&r);
 	tree_write(t, "bad.conf", "cpus = 0\ncpus = 1\n");
-	run_verb(&r, cmd_apply, t, false, "apply", "--config", path, NULL);
+	run_verb(&r, cmd_apply, t, false, "apply", "--config", path, END);
 	assert_int_equal(r.rc, 2);
 	assert_contains(r.err, ":2: duplicate key");
 	run_free(&r);
 	run_verb(&r, cmd_apply, t, false, "apply", "--config", "/nonexistent",
-		 NULL);
+		 END);
 	assert_int_equal(r.rc, 2);
 	run_free(&r);
 	assert_int_equal(mock.n_aff + mock.n_sched + mock.n_nice, 0);
@@ -497,7 +497,7 @@ static void apply_idempotent(void **state)
 	(void)state;
 	tree_write(t, "etc/nocbctl.conf",
 		   "cpus = 0\npolicy = fifo\npriority = 1\n");
-	run_verb(&r, cmd_apply, t, false, "apply", NULL);
+	run_verb(&r, cmd_apply, t, false, "apply", END);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(mock.n_aff + mock.n_sched + mock.n_nice, 0);
 	assert_contains(r.out, "pin: 0 changed, 6 unchanged");
@@ -548,12 +548,12 @@ static void hotplug_refused(void **state)
 		 "%s/run/nocbctl/hotplug-check.state", t);
 	mock.ebusy_suffix = "/cpu0/online";
 	mock.state_file = state_path;
-	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", NULL);
+	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", END);
 	assert_int_equal(r.rc, 2);		/* CPU 1 is normal too */
 	assert_contains(r.err, "use --force");
 	assert_int_equal(mock.n_online, 0);
 	run_free(&r);
-	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force", NULL);
+	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force", END);
 	assert_int_equal(r.rc, 0);
 	assert_contains(r.out, "refused (EBUSY)");
 	assert_int_equal(mock.n_online, 3);
@@ -572,7 +572,7 @@ static void hotplug_violation(void **state)
 	struct run r;
 
 	(void)state;
-	run_verb(&r, cmd_hotplug, t, true, "hotplug-check", "--force", NULL);
+	run_verb(&r, cmd_hotplug, t, true, "hotplug-check", "--force", END);
 	assert_int_equal(r.rc, 1);
 	assert_contains(r.out, "\"result\":\"violation\"");
 	assert_contains(r.out, "\"restore_ok\":true");
@@ -589,14 +589,14 @@ static void hotplug_not_removable(void **state)
 	struct run r;
 
 	(void)state;
-	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force", NULL);
+	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force", END);
 	assert_int_equal(r.rc, 3);
 	assert_contains(r.err, "CPU 0 cannot be hot-removed");
 	assert_int_equal(mock.n_online, 0);
 	assert_false(tree_exists(t, "run/nocbctl/hotplug-check.state"));
 	run_free(&r);
 	mock.have_cap = false;
-	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", NULL);
+	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", END);
 	assert_int_equal(r.rc, 4);
 	assert_contains(r.err, "CAP_SYS_ADMIN");
 	run_free(&r);
@@ -614,7 +614,7 @@ static void hotplug_restores_after_sigkill(void **state)
 	tree_write(t, "run/nocbctl/hotplug-check.state",
 		   "# nocbctl hotplug-check: CPUs to bring back online\n0-1\n");
 	mock.ebusy_suffix = "/cpu0/online";
-	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force", NULL);
+	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force", END);
 	assert_int_equal(r.rc, 0);
 	assert_contains(r.out, "from an interrupted run: CPUs 0-1 are online again");
 	assert_string_equal(mock.online_log[0], "cpu1=1");
@@ -638,7 +638,7 @@ static void hotplug_restores_on_sigterm(void **state)
 		struct run r;
 
 		run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force",
-			 NULL);
+			 END);
 		_exit(100);	/* not reached: SIGTERM delivered on return */
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
