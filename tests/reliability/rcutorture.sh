@@ -1,0 +1,85 @@
+#!/bin/bash
+# nocb-guest: cmdline="rcu_nocbs=1-3 cpu0_hotplug" smp=4 cpu=intel timeout=600
+# rcutorture (module of the patched kernel) with offloaded CPUs 1-3, CPU
+# hotplug of every CPU incl. CPU 0 (onoff_interval) and runtime offload
+# toggling (nocbs_nthreads/nocbs_toggle) for nocb.torture_minutes=N minutes
+# of guest time (kernel command line; default 3), then rmmod.
+#
+# Verdict: rcutorture's own "End of test:" line.  SUCCESS passes.
+# RCU_HOTPLUG (rcutorture counts failed CPU-hotplug attempts, and 6.1's
+# torture_offline() counts -EBUSY as a failure once boot has ended) passes
+# only when every failed offline was -EBUSY (errno -16: K3 refusing the
+# last normal CPU), every online succeeded, and the kernel logged the K3
+# refusal.  FAILURE fails.  The harness adds its console badness check.
+. "$NOCB_SRC/tools/vm/guest-lib.sh"
+
+kobj=$NOCB_SRC/build/kernel-obj
+minutes=$(sed -n 's/.*\bnocb\.torture_minutes=\([0-9]*\).*/\1/p' /proc/cmdline)
+minutes=${minutes:-3}
+secs=$((minutes * 60))
+log=$NOCB_OUT/rcutorture-dmesg.txt
+note "rcutorture for $minutes min ($secs s) of guest time; $(nproc) CPUs; rcudata:"
+sed 's/^/#   /' /sys/kernel/debug/rcu/rcudata
+
+check "CPU 0 is hot-removable (cpu0_hotplug)" test -w /sys/devices/system/cpu/cpu0/online
+check "torture.ko and rcutorture.ko are built" test -f "$kobj/kernel/torture.ko" -a -f "$kobj/kernel/rcu/rcutorture.ko"
+check "insmod torture.ko" insmod "$kobj/kernel/torture.ko"
+params="torture_type=rcu verbose=1 stat_interval=60 onoff_holdoff=5 onoff_interval=300
+	nocbs_nthreads=2 nocbs_toggle=300 fwd_progress=0"
+note "rcutorture params: $(echo $params)"
+start=$(date +%s)
+# shellcheck disable=SC2086
+check "insmod rcutorture.ko" insmod "$kobj/kernel/rcu/rcutorture.ko" $params || finish
+check "rcutorture started" grep -q 'rcu-torture:--- Start of test' <(dmesg)
+
+# Watch while it runs: fail early on an rcutorture FAILURE print.
+end=$((SECONDS + secs))
+while [ $SECONDS -lt $end ]; do
+	sleep 30
+	online=$(cat /sys/devices/system/cpu/online)
+	nocb=$(awk '$1 ~ /N/ { sub(/[^0-9].*/, "", $1); printf "%s ", $1 }' /sys/kernel/debug/rcu/rcudata)
+	note "t=$(( $(date +%s) - start ))s online=$online offloaded=[${nocb% }]"
+	dmesg | grep -q 'rcu-torture:.*!!!' && break
+done
+
+check "rmmod rcutorture (stops the test)" rmmod rcutorture
+check "rmmod torture" rmmod torture
+elapsed=$(( $(date +%s) - start ))
+dmesg > "$log"
+note "guest-time elapsed: ${elapsed}s"
+
+endline=$(grep -o 'End of test: [A-Z_]*' "$log" | tail -1)
+note "rcutorture: $endline"
+grep -E 'rcu-torture: rtc:|rcu-torture: Reader Pipe|rcu-torture: Free-Block|nocb-toggles|onoff:' "$log" | tail -4 | sed 's/^/#   /'
+stats=$(grep -E 'onoff: [0-9]+/[0-9]+:[0-9]+/[0-9]+' "$log" | tail -1)
+read -r onl_ok onl_att off_ok off_att <<<"$(sed -n 's/.*onoff: \([0-9]*\)\/\([0-9]*\):\([0-9]*\)\/\([0-9]*\).*/\1 \2 \3 \4/p' <<<"$stats")"
+toggles=$(grep -o 'nocb-toggles: [0-9]*:[0-9]*' "$log" | tail -1)
+nfail=$(grep -c 'torture_onoff task: offline [0-9]* failed' "$log")
+nebusy=$(grep -c 'torture_onoff task: offline [0-9]* failed: errno -16' "$log")
+nforgiven=$(grep -c 'EBUSY forgiven during boot' "$log")
+note "online ${onl_ok:-?}/${onl_att:-?} offline ${off_ok:-?}/${off_att:-?}; failed offlines $nfail (EBUSY $nebusy, forgiven at boot $nforgiven); ${toggles:-no nocb-toggles line}"
+printf 'RCUTORTURE minutes=%s elapsed=%s end="%s" online=%s/%s offline=%s/%s offline_failed=%s ebusy=%s %s\n' \
+	"$minutes" "$elapsed" "$endline" "$onl_ok" "$onl_att" "$off_ok" "$off_att" "$nfail" "$nebusy" "$toggles" \
+	| tee "$NOCB_OUT/rcutorture-summary.txt"
+
+check "ran for the requested time" test "$elapsed" -ge "$secs"
+check "rcutorture printed its End of test line" test -n "$endline"
+check "no rcutorture error (!!!) lines" bash -c "! grep -q 'rcu-torture:.*!!!' '$log'"
+check "CPU hotplug happened (>= 1 offline and 1 online succeeded)" test "${off_ok:-0}" -ge 1 -a "${onl_ok:-0}" -ge 1
+check "runtime offload toggling happened" test -n "$toggles" -a "$toggles" != "nocb-toggles: 0:0"
+check_eq "every online attempt succeeded" "${onl_att:-x}" "${onl_ok:-y}"
+case "$endline" in
+"End of test: SUCCESS")
+	pass "rcutorture: End of test: SUCCESS" ;;
+"End of test: RCU_HOTPLUG")
+	# Only K3's refusals may account for the failed offlines.
+	check_eq "every failed offline was EBUSY (errno -16)" "$nfail" "$nebusy"
+	check_eq "failed offlines = offline attempts - successes" "$(( ${off_att:-0} - ${off_ok:-0} ))" "$((nfail - nforgiven))"
+	check "kernel logged K3 refusals" grep -q 'is the last online CPU without offloaded callbacks' "$log"
+	pass "rcutorture: End of test: RCU_HOTPLUG, explained by K3 EBUSY refusals only" ;;
+*)
+	fail "rcutorture verdict" "$endline" ;;
+esac
+check_eq "every CPU online at the end" "0-$(( $(nproc --all) - 1 ))" "$(cat /sys/devices/system/cpu/online)"
+check "some CPU is a normal (non-offloaded) CPU" grep -qv '^ *[0-9]*!\?N' /sys/kernel/debug/rcu/rcudata
+finish
