@@ -17,8 +17,7 @@ check "status: CPUs 1-3 offloaded, from rcudata" \
 check "status: CPU 0 normal" grep -q '^  normal:    0$' <<<"$out"
 check "status: CPUs 0-3 online" grep -q '^  online:    0-3$' <<<"$out"
 check "status: polling off" grep -q '^Polling:     off$' <<<"$out"
-check "status: K1 and K2 present" \
-	bash -c 'grep -q "K1 .* present " && grep -q "K2 .* present "' <<<"$out"
+check_eq "status: K1 and K2 present" 2 "$(grep -cE '^  K[12] .* present ' <<<"$out")"
 n=0
 for pid in $(offload_pids); do
 	n=$((n + 1))
