@@ -3,7 +3,8 @@
 # hotplug-check on a guest whose normal CPUs are 0 and 1 (both hot-
 # pluggable thanks to cpu0_hotplug): --force offlines CPU 1, the kernel
 # refuses CPU 0 with EBUSY (K3), and every CPU is online again afterwards;
-# a state file left by a killed run is honoured.
+# a state file left by a killed run is honoured; stats --watch survives
+# CPU 3 going offline and online.
 . "$NOCB_SRC/tools/vm/guest-lib.sh"
 . "$NOCB_SRC/tools/nocbctl/tests/guest/common.sh"
 
@@ -38,6 +39,19 @@ check_eq "after a killed run: exits 0" 0 $?
 printf '%s\n' "$out" | sed 's/^/#   /'
 check "says it restored the interrupted run" grep -q 'interrupted run' <<<"$out"
 all_online
+
+# stats --watch keeps working while an offloaded CPU goes offline and back
+"$NOCBCTL" stats --watch 0.2 --count 60 >/tmp/nocbctl-stats.out 2>&1 &
+sp=$!
+sleep 0.5
+check "offline CPU 3 (offloaded) by hand" cpu_set_online 3 0
+check "stats shows CPU 3 offline (!N)" \
+	wait_until 10 grep -q '^    3 !N' /tmp/nocbctl-stats.out
+check "online CPU 3 again" cpu_set_online 3 1
+wait "$sp"
+check_eq "stats --watch exits 0 across CPU 3 offline/online" 0 $?
+check "stats shows CPU 3 online again afterwards" \
+	bash -c "tail -n 5 /tmp/nocbctl-stats.out | grep -q '^    3 N '"
 
 j=$("$NOCBCTL" --json hotplug-check --force)
 check "--json hotplug-check parses" json_ok <<<"$j"
