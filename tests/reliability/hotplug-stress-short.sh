@@ -1,0 +1,8 @@
+#!/bin/bash
+# nocb-guest: cmdline="cpu0_hotplug rcu_nocbs=2-3" smp=4 cpu=intel timeout=900
+# Hotplug stress, 100 random offline/online steps under callback load, for
+# CI (see hotplug-stress.body).
+. "$NOCB_SRC/tools/vm/guest-lib.sh"
+STEPS=100
+RELOAD=25
+. "$NOCB_SRC/tests/reliability/hotplug-stress.body"

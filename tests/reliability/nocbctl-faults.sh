@@ -1,0 +1,111 @@
+#!/bin/bash
+# nocb-guest: cmdline="cpu0_hotplug rcu_nocbs=3" smp=4 cpu=intel timeout=900
+# nocbctl hotplug-check --force under faults.  Normal CPUs are 0, 1 and 2
+# (only 3 is offloaded) so a forced check has several steps: write the
+# state file, offline CPU 1, offline CPU 2, try CPU 0 (EBUSY), bring 1 and
+# 2 back.  SIGINT and SIGTERM are sent at each of those points (triggered
+# by what sysfs and /run show, plus fixed delays); after each run every CPU
+# is online, the state file is gone and the exit status is 0 (finished
+# first) or 128+signal.  SIGKILL after CPU 1 (and after CPU 2) went offline
+# leaves CPUs offline and the state file; the next run restores them from
+# it and says so.
+. "$NOCB_SRC/tools/vm/guest-lib.sh"
+state=/run/nocbctl/hotplug-check.state
+ncpu=$(nproc --all)
+all="0-$((ncpu - 1))"
+set -m	# background jobs must not start with SIGINT ignored
+
+check "nocbctl is installed" command -v nocbctl || finish
+check "CPU 0 is hot-removable (cpu0_hotplug)" test -w /sys/devices/system/cpu/cpu0/online
+check_eq "offloaded CPUs: 3" "3N" "$(awk '$1 ~ /N/ { print $1 }' /sys/kernel/debug/rcu/rcudata | tr '\n' ' ' | sed 's/ $//')"
+out=$(nocbctl hotplug-check --force 2>&1); rc=$?
+printf '%s\n' "$out" | sed 's/^/#   /'
+check_eq "undisturbed hotplug-check --force: refused (EBUSY), exit 0" 0 "$rc"
+check "it says EBUSY" grep -q 'refused (EBUSY)' <<<"$out"
+check_eq "every CPU online after it" "$all" "$(cat /sys/devices/system/cpu/online)"
+
+cpu_off() { [ "$(cat /sys/devices/system/cpu/cpu$1/online)" = 0 ]; }
+# trigger WHAT: wait for a point of the check (or a delay).
+trigger() {
+	case "$1" in
+	start) ;;
+	state) wait_poll 10 test -e $state ;;
+	cpu1) wait_poll 10 cpu_off 1 ;;
+	cpu2) wait_poll 10 cpu_off 2 ;;
+	delay:*) sleep "${1#delay:}" ;;
+	esac
+}
+# wait_poll: like wait_until but polls every 5 ms and gives up once the
+# check process is gone.
+wait_poll() {
+	local end=$((SECONDS + $1)); shift
+	until "$@"; do
+		kill -0 "$pid" 2>/dev/null || return 1
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.005
+	done
+}
+
+n_int=0 n_fin=0
+for sig in INT TERM; do
+	for when in start state cpu1 cpu2 delay:0.05 delay:0.3 delay:1 delay:3; do
+		nocbctl hotplug-check --force > /tmp/hc.out 2>&1 &
+		pid=$!
+		trigger $when; hit=$?
+		offline_at_kill=$(cat /sys/devices/system/cpu/offline)
+		kill -s $sig $pid 2>/dev/null
+		wait $pid; rc=$?
+		steps=$(grep -c '^hotplug-check: CPU [0-9]* offline$' /tmp/hc.out)
+		note "SIG$sig at $when (trigger $([ $hit = 0 ] && echo hit || echo missed)): exit $rc, offline at kill [${offline_at_kill}], CPUs offlined by the check before it stopped: $steps; $(grep -Eo 'interrupted by [A-Za-z ]*|refused \(EBUSY\)' /tmp/hc.out | tr '\n' ' ')"
+		case $rc in
+		0) n_fin=$((n_fin + 1)) ;;
+		$((128 + $(kill -l $sig)))) n_int=$((n_int + 1)) ;;
+		esac
+		check "SIG$sig at $when: exit 0 or 128+SIG$sig" test $rc = 0 -o $rc = $((128 + $(kill -l $sig)))
+		check_eq "SIG$sig at $when: every CPU online" "$all" "$(cat /sys/devices/system/cpu/online)"
+		check "SIG$sig at $when: no state file left" test ! -e $state
+		if [ $rc != 0 ] && [ -n "$offline_at_kill" ]; then
+			check "SIG$sig at $when: says it was interrupted and restored" grep -q 'interrupted by .*CPUs restored' /tmp/hc.out
+		fi
+		for ((c = 0; c < ncpu; c++)); do cpu_off $c && cpu_set_online $c 1 >/dev/null; done
+	done
+done
+note "SIGINT/SIGTERM runs: $n_int interrupted, $n_fin finished before the signal"
+check "most signalled runs were really interrupted (>= 8 of 16)" test $n_int -ge 8
+
+# SIGKILL mid-check: nothing can clean up; the next run must.
+for when in cpu1 cpu2; do
+	nocbctl hotplug-check --force > /tmp/hc.out 2>&1 &
+	pid=$!
+	trigger $when; hit=$?
+	kill -s KILL $pid 2>/dev/null
+	wait $pid; rc=$?
+	off=$(cat /sys/devices/system/cpu/offline)
+	note "SIGKILL at $when (trigger $([ $hit = 0 ] && echo hit || echo missed)): exit $rc, offline now [$off], state file: $(grep -v '^#' $state 2>/dev/null || echo none)"
+	check_eq "SIGKILL at $when: killed (exit 137)" 137 "$rc"
+	check "SIGKILL at $when: some CPU left offline" test -n "$off"
+	check "SIGKILL at $when: state file left behind" test -e $state
+	out=$(nocbctl hotplug-check --force 2>&1); rc=$?
+	printf '%s\n' "$out" | sed 's/^/#   next run: /'
+	check_eq "next run after SIGKILL at $when: exit 0" 0 "$rc"
+	check "next run says it restored from the state file" grep -q 'from an interrupted run: CPUs .* are online again' <<<"$out"
+	check_eq "next run: every CPU online" "$all" "$(cat /sys/devices/system/cpu/online)"
+	check "next run: state file removed" test ! -e $state
+	for ((c = 0; c < ncpu; c++)); do cpu_off $c && cpu_set_online $c 1 >/dev/null; done
+done
+
+# A state file naming an offline CPU (what a SIGKILL leaves) in JSON mode.
+check "offline CPU 2 by hand" cpu_set_online 2 0
+mkdir -p /run/nocbctl && printf '# nocbctl hotplug-check: CPUs to bring back online\n2\n' > $state
+out=$(nocbctl --json hotplug-check --force 2>&1); rc=$?
+printf '%s\n' "$out" | sed 's/^/#   json: /'
+check_eq "JSON run with a stale state file: exit 0" 0 "$rc"
+check "JSON reports restored_from_state 2" grep -q '"restored_from_state": *"2"' <<<"$out"
+check_eq "every CPU online" "$all" "$(cat /sys/devices/system/cpu/online)"
+# A corrupt state file must not be acted on blindly.
+printf 'garbage\n' > $state
+out=$(nocbctl hotplug-check --force 2>&1); rc=$?
+printf '%s\n' "$out" | sed 's/^/#   corrupt state: /'
+check_eq "corrupt state file: exit 1, nothing touched" "1 $all" "$rc $(cat /sys/devices/system/cpu/online)"
+rm -f $state
+finish
