@@ -1,0 +1,168 @@
+#!/bin/bash
+# nocb-guest: cmdline="" smp=2 timeout=900
+# Guest side of bench/run: one boot of the benchmark matrix.  Parameters come
+# from $NOCB_OUT/params.env (written by the host driver before the boot):
+#   BENCH_BOOT     normal|offloaded (what the kernel command line set up)
+#   BENCH_CONFIGS  configurations to measure in this boot (A | C B D E ...)
+#   BENCH_RATES    callback rates per second (A, B, C are measured per rate)
+#   BENCH_DUR      seconds per tool (osnoise, then cyclictest)
+#   BENCH_WORK_NS  busy work per callback (cbload work_ns=)
+#   BENCH_CPU      measured CPU N (the load and the instruments run there)
+#   BENCH_HK       housekeeping CPU (offload kthreads pinned there in B/D/E)
+#   BENCH_REP      repetition number (recorded only)
+#   BENCH_HIST     cyclictest histogram buckets (us)
+# Every measurement writes raw tool output to $NOCB_OUT/m/<cfg>-<rate>-r<rep>/.
+set -u
+. "$NOCB_OUT/params.env"
+: "${BENCH_CPU:=1}" "${BENCH_HK:=0}" "${BENCH_DUR:=10}" "${BENCH_WORK_NS:=500}"
+: "${BENCH_HIST:=10000}" "${BENCH_REP:=1}" "${BENCH_WARMUP:=1}"
+N=$BENCH_CPU
+ko=$NOCB_OUT/cbload.ko
+[ -f "$ko" ] || ko=$NOCB_SRC/tools/cbload/cbload.ko
+rcudata=/sys/kernel/debug/rcu/rcudata
+T=/sys/kernel/tracing
+mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
+mountpoint -q $T || mount -t tracefs tracefs $T
+log() { echo "# bench: $*"; }
+up() { cut -d' ' -f1 /proc/uptime; }
+# This shell and its helpers stay off the measured CPU.
+taskset -pc "$BENCH_HK" $$ >/dev/null
+
+{
+	echo "kernel: $(uname -r)"
+	echo "cmdline: $(cat /proc/cmdline)"
+	echo "cpus_online: $(cat /sys/devices/system/cpu/online)"
+	echo "nocbctl: $(command -v nocbctl || echo absent)"
+	echo "rtla: $(rtla --version 2>&1 | head -1)"
+	echo "cyclictest: $(cyclictest --help 2>&1 | head -1)"
+	echo "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+	grep -m1 'model name' /proc/cpuinfo
+	grep -m1 'bogomips' /proc/cpuinfo
+	dmesg | grep -E 'Offload RCU|rcu_nocb|no-CBs|nohz' | sed 's/^/dmesg: /'
+} > "$NOCB_OUT/guest-info.txt"
+
+rcuo_pids() { for p in /proc/[0-9]*; do c=$(cat $p/comm 2>/dev/null) && case $c in rcuog/*|rcuop/*) echo "${p#/proc/} $c" ;; esac; done; }
+# The kernel's own placement of the offload kthreads, before anyone pins them.
+rcuo_pids | while read -r pid comm; do echo "$pid $comm $(taskset -pc "$pid" | sed 's/.*: //')"; done > "$NOCB_OUT/rcuo-affinity-boot.txt"
+pin_method=
+pin_hk() {
+	if command -v nocbctl >/dev/null && nocbctl pin rcuo --cpus="$BENCH_HK" > "$1/pin.txt" 2>&1; then
+		pin_method=nocbctl
+	else
+		pin_method=taskset
+		rcuo_pids | while read -r pid comm; do taskset -pc "$BENCH_HK" "$pid"; done > "$1/pin.txt" 2>&1
+	fi
+}
+# C: "where the kernel put them".  6.1 creates the offload kthreads with
+# kthreadd's affinity, the housekeeping CPUs (all CPUs here: no isolcpus=,
+# no nohz_full=); the host masks nocbctl's boot units so nothing pins them
+# before C, and rcuo-affinity-boot.txt records what the kernel chose.
+unpin() {
+	local all; all=$(cat /sys/devices/system/cpu/online)
+	rcuo_pids | while read -r pid comm; do taskset -pc "$all" "$pid" >/dev/null 2>&1; done
+}
+affinity() { rcuo_pids | while read -r pid comm; do echo "$pid $comm $(taskset -pc "$pid" | sed 's/.*: //') last_cpu=$(awk '{print $39}' /proc/$pid/stat)"; done; }
+
+snap() { # DIR SUFFIX
+	{ echo "uptime $(up)"; cat /proc/softirqs; } > "$1/softirqs.$2"
+	cat $rcudata > "$1/rcudata.$2"
+	[ -r /sys/kernel/debug/cbload/stats ] && cat /sys/kernel/debug/cbload/stats > "$1/cbload.$2"
+	grep -E 'LOC|RES|CAL|TLB' /proc/interrupts > "$1/interrupts.$2"
+	echo "$(up)" > "$1/uptime.$2"
+}
+
+# osnoise's own per-event record (softirq/irq/thread noise with durations),
+# collected in a second trace instance while rtla runs the tracer.
+ev_start() {
+	rmdir $T/instances/bench 2>/dev/null
+	mkdir $T/instances/bench || return
+	echo 16384 > $T/instances/bench/buffer_size_kb
+	for e in softirq_noise irq_noise thread_noise nmi_noise sample_threshold; do
+		echo 1 > $T/instances/bench/events/osnoise/$e/enable 2>/dev/null
+	done
+	echo 1 > $T/instances/bench/tracing_on
+}
+ev_stop() { # DIR
+	echo 0 > $T/instances/bench/tracing_on 2>/dev/null
+	# Summarise in the guest (the raw trace can be large): per kind and name,
+	# count and total ns, on the measured CPU only.
+	awk -v cpu="$N" '
+		{
+			c = -1; k = 0
+			for (i = 1; i <= NF; i++) {
+				if (c < 0 && $i ~ /^\[[0-9]+\]$/) { c = substr($i, 2, length($i) - 2) + 0 }
+				if ($i ~ /^(softirq|irq|thread|nmi)_noise:$/) { k = i; break }
+			}
+			if (!k || c != cpu) next
+			kind = $k; sub(/_noise:$/, "", kind)
+			name = ""
+			for (i = k + 1; i <= NF && $i != "start"; i++) name = name (name == "" ? "" : "_") $i
+			sub(/:[0-9]+$/, "", name)
+			dur = 0
+			for (; i <= NF; i++) if ($i == "duration") { dur = $(i + 1) + 0; break }
+			key = kind " " name; n[key]++; tot[key] += dur
+			if (dur > mx[key]) mx[key] = dur
+		}
+		END { for (key in n) printf "%s count=%d total_ns=%.0f max_ns=%d\n", key, n[key], tot[key], mx[key] }
+	' $T/instances/bench/trace > "$1/osnoise-events.txt" 2>/dev/null
+	grep -c . $T/instances/bench/trace > "$1/osnoise-events.lines" 2>/dev/null
+	cat $T/instances/bench/per_cpu/cpu$N/stats > "$1/osnoise-events.bufstats" 2>/dev/null
+	rmdir $T/instances/bench 2>/dev/null
+}
+
+measure() { # CFG RATE
+	local cfg=$1 rate=$2 d qlpid rc=0
+	d=$NOCB_OUT/m/$cfg-$rate-r$BENCH_REP
+	mkdir -p "$d"
+	log "$cfg rate=$rate rep=$BENCH_REP start at $(up)s"
+	case $cfg in
+	C) unpin ;;
+	*) [ "$BENCH_BOOT" = offloaded ] && pin_hk "$d" ;;
+	esac
+	echo "pin_method=${pin_method:-none}" > "$d/meta"
+	affinity > "$d/rcuo-affinity.txt"
+	case $cfg in
+	A|B|C) insmod "$ko" cpus=$N rate=$rate work_ns=$BENCH_WORK_NS || rc=1 ;;
+	D) insmod "$ko" cpus=$N rate=$rate work_ns=$BENCH_WORK_NS queue=0 || rc=1 ;;
+	E) ;;
+	esac
+	sleep "$BENCH_WARMUP"
+	snap "$d" before
+	# Peak ql on N: sample rcudata on the housekeeping CPU every 0.2 s.
+	(while :; do grep -E "^ *$N[!N]* " $rcudata; sleep 0.2; done) > "$d/ql.samples" &
+	qlpid=$!
+	ev_start
+	taskset -c "$BENCH_HK" rtla osnoise top -c "$N" -d "${BENCH_DUR}s" -q > "$d/osnoise.txt" 2> "$d/osnoise.err" || rc=1
+	ev_stop "$d"
+	snap "$d" mid
+	taskset -c "$BENCH_HK" cyclictest -m -q -t 1 -a "$N" -p 95 -i 1000 -D "$BENCH_DUR" -h "$BENCH_HIST" \
+		> "$d/cyclictest.txt" 2> "$d/cyclictest.err" || rc=1
+	snap "$d" after
+	kill $qlpid; wait $qlpid 2>/dev/null
+	affinity > "$d/rcuo-affinity.after.txt"
+	case $cfg in A|B|C|D)
+		local t0; t0=$(up)
+		rmmod cbload || rc=1
+		echo "rmmod_s $(echo "$(up) - $t0" | bc)" >> "$d/meta" ;;
+	esac
+	echo "cfg=$cfg rate=$rate rep=$BENCH_REP boot=$BENCH_BOOT dur=$BENCH_DUR work_ns=$BENCH_WORK_NS cpu=$N rc=$rc" >> "$d/meta"
+	log "$cfg rate=$rate rep=$BENCH_REP done at $(up)s rc=$rc"
+	return $rc
+}
+
+# Let the boot settle (systemd units, first grace periods).
+sleep 2
+fails=0
+has() { case " $BENCH_CONFIGS " in *" $1 "*) ;; *) return 1 ;; esac; }
+# Interleaved: per rate the loaded configurations in the order given (C
+# before B keeps the kernel's own kthread placement untouched until B pins),
+# then the floor and idle.
+for rate in $BENCH_RATES; do
+	for cfg in $BENCH_CONFIGS; do
+		case $cfg in A|B|C) measure "$cfg" "$rate" || fails=$((fails + 1)) ;; esac
+	done
+done
+has D && { measure D 0 || fails=$((fails + 1)); }
+has E && { measure E 0 || fails=$((fails + 1)); }
+log "done, $fails failed measurements"
+[ $fails -eq 0 ]
