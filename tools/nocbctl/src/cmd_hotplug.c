@@ -22,11 +22,13 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define STATE_DIR "/run/nocbctl"
 #define STATE_FILE STATE_DIR "/hotplug-check.state"
+#define LOCK_FILE STATE_DIR "/hotplug-check.lock"
 
 static void hotplug_help(FILE *f)
 {
@@ -408,7 +410,7 @@ int cmd_hotplug(struct nocb_ctx *ctx, int argc, char **argv)
 	struct hp h;
 	sigset_t old;
 	bool force = false;
-	int c, r;
+	int c, r, lockfd;
 
 	optind = 0;
 	opterr = 0;
@@ -438,6 +440,32 @@ int cmd_hotplug(struct nocb_ctx *ctx, int argc, char **argv)
 		nocb_err(ctx, "hotplug-check", "state path too long");
 		return NOCB_EXIT_USAGE;
 	}
+	/* one hotplug-check at a time: they would fight over the CPUs */
+	{
+		char dir[4096], lock[4200];
+
+		if (nocb_path(ctx, dir, sizeof(dir), STATE_DIR) ||
+		    nocb_path(ctx, lock, sizeof(lock), LOCK_FILE)) {
+			nocb_err(ctx, "hotplug-check", "state path too long");
+			return NOCB_EXIT_USAGE;
+		}
+		r = mkdir_p(dir);
+		if (!r) {
+			lockfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+			r = lockfd < 0 ? -errno : 0;
+		}
+		if (r) {
+			nocb_err(ctx, "hotplug-check", "%s: %s", lock,
+				 strerror(-r));
+			return NOCB_EXIT_FAIL;
+		}
+		if (flock(lockfd, LOCK_EX | LOCK_NB)) {
+			nocb_err(ctx, "hotplug-check",
+				 "another hotplug-check is running (%s)", lock);
+			close(lockfd);
+			return NOCB_EXIT_FAIL;
+		}
+	}
 	sigemptyset(&h.blocked);
 	sigaddset(&h.blocked, SIGINT);
 	sigaddset(&h.blocked, SIGTERM);
@@ -448,6 +476,7 @@ int cmd_hotplug(struct nocb_ctx *ctx, int argc, char **argv)
 	if (sigismember(&old, SIGTERM))
 		sigdelset(&h.blocked, SIGTERM);
 	r = run(&h, force);
+	close(lockfd);		/* releases the lock */
 	fflush(ctx->out);
 	fflush(ctx->err);
 	/* a pending SIGINT/SIGTERM is delivered here, after restoring */

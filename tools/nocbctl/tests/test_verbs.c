@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -648,6 +650,32 @@ static void hotplug_restores_on_sigterm(void **state)
 	tree_rm(t);
 }
 
+static void hotplug_one_at_a_time(void **state)
+{
+	char *t = hotplug_tree();
+	char lock[4200];
+	struct run r;
+	int fd;
+
+	(void)state;
+	tree_write(t, "run/nocbctl/hotplug-check.lock", "");
+	snprintf(lock, sizeof(lock), "%s/run/nocbctl/hotplug-check.lock", t);
+	fd = open(lock, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX), 0);	/* "another run" */
+	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force", END);
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.err, "another hotplug-check is running");
+	assert_int_equal(mock.n_online, 0);
+	run_free(&r);
+	close(fd);
+	mock.ebusy_suffix = "/cpu0/online";
+	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force", END);
+	assert_int_equal(r.rc, 0);
+	run_free(&r);
+	tree_rm(t);
+}
+
 int run_verb_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -676,6 +704,7 @@ int run_verb_tests(void)
 		cmocka_unit_test_setup(hotplug_not_removable, setup),
 		cmocka_unit_test_setup(hotplug_restores_after_sigkill, setup),
 		cmocka_unit_test_setup(hotplug_restores_on_sigterm, setup),
+		cmocka_unit_test_setup(hotplug_one_at_a_time, setup),
 	};
 
 	return cmocka_run_group_tests_name("verbs", tests, NULL, NULL);
