@@ -33,8 +33,8 @@ taskset -pc "$BENCH_HK" $$ >/dev/null
 	echo "cmdline: $(cat /proc/cmdline)"
 	echo "cpus_online: $(cat /sys/devices/system/cpu/online)"
 	echo "nocbctl: $(command -v nocbctl || echo absent)"
-	echo "rtla: $(rtla --version 2>&1 | head -1)"
-	echo "cyclictest: $(cyclictest --help 2>&1 | head -1)"
+	echo "rtla: $(dpkg-query -W -f='${Version}' rtla 2>/dev/null)"
+	echo "cyclictest: $(cyclictest --help 2>&1 | head -1) (rt-tests $(dpkg-query -W -f='${Version}' rt-tests 2>/dev/null))"
 	echo "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 	grep -m1 'model name' /proc/cpuinfo
 	grep -m1 'bogomips' /proc/cpuinfo
@@ -143,7 +143,7 @@ measure() { # CFG RATE
 	case $cfg in A|B|C|D)
 		local t0; t0=$(up)
 		rmmod cbload || rc=1
-		echo "rmmod_s $(echo "$(up) - $t0" | bc)" >> "$d/meta" ;;
+		echo "rmmod_s $(awk -v a="$t0" -v b="$(up)" 'BEGIN { printf "%.2f", b - a }')" >> "$d/meta" ;;
 	esac
 	echo "cfg=$cfg rate=$rate rep=$BENCH_REP boot=$BENCH_BOOT dur=$BENCH_DUR work_ns=$BENCH_WORK_NS cpu=$N rc=$rc" >> "$d/meta"
 	log "$cfg rate=$rate rep=$BENCH_REP done at $(up)s rc=$rc"
