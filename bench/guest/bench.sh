@@ -25,6 +25,15 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
 mountpoint -q $T || mount -t tracefs tracefs $T
 log() { echo "# bench: $*"; }
 up() { cut -d' ' -f1 /proc/uptime; }
+# icount variant: QEMU 7.2's round-robin icount hangs at x86 SMP bring-up
+# during boot, so bench/run boots it with maxcpus=1 and CPU N comes online
+# here (the same rcu_nocbs= state applies: offloading is set per CPU at
+# boot, its kthreads spawn at online).
+for c in ${BENCH_ONLINE:-}; do
+	[ "$(cat /sys/devices/system/cpu/cpu$c/online)" = 1 ] || echo 1 > /sys/devices/system/cpu/cpu$c/online
+	log "onlined CPU $c: online=$(cat /sys/devices/system/cpu/online)"
+done
+sleep 1
 # This shell and its helpers stay off the measured CPU.
 taskset -pc "$BENCH_HK" $$ >/dev/null
 
@@ -32,6 +41,8 @@ taskset -pc "$BENCH_HK" $$ >/dev/null
 	echo "kernel: $(uname -r)"
 	echo "cmdline: $(cat /proc/cmdline)"
 	echo "cpus_online: $(cat /sys/devices/system/cpu/online)"
+	echo "onlined_at_runtime: ${BENCH_ONLINE:-none}"
+	echo "rcudata_flags: $(awk '{printf "%s ", $1}' $rcudata)"
 	echo "nocbctl: $(command -v nocbctl || echo absent)"
 	echo "rtla: $(dpkg-query -W -f='${Version}' rtla 2>/dev/null)"
 	echo "cyclictest: $(cyclictest --help 2>&1 | head -1) (rt-tests $(dpkg-query -W -f='${Version}' rt-tests 2>/dev/null))"
