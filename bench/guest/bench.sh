@@ -123,8 +123,10 @@ ev_stop() { # DIR
 
 measure() { # CFG RATE
 	local cfg=$1 rate=$2 d qlpid rc=0
-	d=$NOCB_OUT/m/$cfg-$rate-r$BENCH_REP
-	mkdir -p "$d"
+	# Raw files go to tmpfs first and to the 9p share after the
+	# measurement: no host I/O round trips while the instruments run.
+	d=/dev/shm/m/$cfg-$rate-r$BENCH_REP
+	mkdir -p "$d" "$NOCB_OUT/m"
 	log "$cfg rate=$rate rep=$BENCH_REP start at $(up)s"
 	case $cfg in
 	C) unpin ;;
@@ -157,6 +159,7 @@ measure() { # CFG RATE
 		echo "rmmod_s $(awk -v a="$t0" -v b="$(up)" 'BEGIN { printf "%.2f", b - a }')" >> "$d/meta" ;;
 	esac
 	echo "cfg=$cfg rate=$rate rep=$BENCH_REP boot=$BENCH_BOOT dur=$BENCH_DUR work_ns=$BENCH_WORK_NS cpu=$N rc=$rc" >> "$d/meta"
+	cp -r "$d" "$NOCB_OUT/m/" && rm -rf "$d"
 	log "$cfg rate=$rate rep=$BENCH_REP done at $(up)s rc=$rc"
 	return $rc
 }
