@@ -18,7 +18,8 @@ SMP        ?= 4
 KVM        ?= 0
 
 .PHONY: help all kernel image stage qemu check test guest-test check-patches \
-	export-patches bisect-build install clean
+	export-patches bisect-build install clean fuzz reliability torture \
+	hotplug-stress bench
 
 help:
 	@echo "make qemu      build kernel + image, boot it (CMDLINE='$(CMDLINE)' SMP=$(SMP) KVM=0|1)"
@@ -30,6 +31,11 @@ help:
 	@echo "make export-patches  regenerate kernel-patches/ from branch nocb in build/linux"
 	@echo "make check-patches   series complete, applies without fuzz, checkpatch clean"
 	@echo "make bisect-build    build the kernel at every step of the series"
+	@echo "make fuzz [FUZZ_SECONDS=20]   nocbctl's libFuzzer harnesses"
+	@echo "make torture [MINUTES=3]      rcutorture in a guest (hotplug + offload toggling)"
+	@echo "make hotplug-stress           1000 random CPU offline/online steps under load"
+	@echo "make reliability             all of tests/reliability, incl. 10M fuzz executions"
+	@echo "make bench                   callback-jitter benchmark (bench/README.md)"
 
 all: kernel image
 
@@ -81,6 +87,29 @@ check-patches:
 bisect-build:
 	@tools/deps.sh kernel
 	@tools/kernel/bisect-build.sh
+
+fuzz:
+	@tools/deps.sh tools
+	$(MAKE) -C tools/nocbctl fuzz
+
+MINUTES ?= 3
+torture: kernel image
+	@tools/deps.sh qemu
+	tests/reliability/run-rcutorture $(MINUTES)
+
+hotplug-stress: kernel image
+	@tools/deps.sh qemu
+	tools/vm/run-guest-test tests/reliability/hotplug-stress.sh
+
+reliability: kernel image
+	@tools/deps.sh tools qemu
+	tools/run-tests --guest $$(grep -l '^# nocb-guest:' tests/reliability/*.sh)
+	tests/reliability/run-rcutorture 30
+	tests/reliability/run-fuzz
+
+bench: kernel image
+	@tools/deps.sh qemu
+	bench/run $(BENCH_ARGS)
 
 install:
 	$(MAKE) -C tools/nocbctl install
