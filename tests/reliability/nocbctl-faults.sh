@@ -53,23 +53,28 @@ delays=
 for k in 1 3 5 7 9; do delays+=" delay:$(awk -v d=$dur_ms -v k=$k 'BEGIN { printf "%.3f", d * k / 10 / 1000 }')"; done
 
 n_int=0 n_fin=0 n_runs=0
-declare -A hitpt	# interrupted runs by number of CPUs offline at the signal
+# Interrupted runs by where the check stopped, from its own output:
+# 0 before any change, 1 after offlining CPU 1, 2 after offlining CPU 2
+# (before the EBUSY probe), 3 after the probe (while restoring).
+declare -A hitpt
 for sig in INT TERM; do
 	for when in start state cpu1 cpu2 $delays delay:3; do
+		: > /tmp/hc.out	# exists even if the signal beats the redirection
 		nocbctl hotplug-check --force > /tmp/hc.out 2>&1 &
 		pid=$!
 		trigger $when; hit=$?
 		kill -s $sig $pid 2>/dev/null
-		offline_at_kill=$(cat /sys/devices/system/cpu/offline)
+		offline_at_kill=$(cat /sys/devices/system/cpu/offline)	# informative only: read after the signal
 		wait $pid; rc=$?
 		n_runs=$((n_runs + 1))
 		steps=$(grep -c '^hotplug-check: CPU [0-9]* offline$' /tmp/hc.out)
+		steps=${steps:-0}
 		note "SIG$sig at $when (trigger $([ $hit = 0 ] && echo hit || echo missed)): exit $rc, offline just after the signal [${offline_at_kill}], CPUs the check offlined: $steps; $(grep -Eo 'interrupted by [A-Za-z ]*|refused \(EBUSY\)|back online' /tmp/hc.out | tr '\n' ' ')"
 		case $rc in
 		0) n_fin=$((n_fin + 1)) ;;
 		$((128 + $(kill -l $sig))))
 			n_int=$((n_int + 1))
-			k=$(tr ',' '\n' <<<"$offline_at_kill" | grep -c .)
+			k=$((steps + $(grep -c 'refused (EBUSY)' /tmp/hc.out)))
 			hitpt[$k]=$(( ${hitpt[$k]:-0} + 1 )) ;;
 		esac
 		check "SIG$sig at $when: exit 0 or 128+SIG$sig" test $rc = 0 -o $rc = $((128 + $(kill -l $sig)))
@@ -81,10 +86,11 @@ for sig in INT TERM; do
 		for ((c = 0; c < ncpu; c++)); do cpu_off $c && cpu_set_online $c 1 >/dev/null; done
 	done
 done
-note "SIGINT/SIGTERM: $n_runs runs, $n_int interrupted (with 0/1/2 CPUs offline at the signal: ${hitpt[0]:-0}/${hitpt[1]:-0}/${hitpt[2]:-0}), $n_fin finished before the signal"
-echo "FAULTS runs=$n_runs interrupted=$n_int at0=${hitpt[0]:-0} at1=${hitpt[1]:-0} at2=${hitpt[2]:-0} finished=$n_fin" | tee "$NOCB_OUT/faults-summary.txt"
-check "some runs were interrupted with one CPU offline" test "${hitpt[1]:-0}" -ge 1
-check "some runs were interrupted with two CPUs offline" test "${hitpt[2]:-0}" -ge 1
+note "SIGINT/SIGTERM: $n_runs runs, $n_int interrupted (stopped before any change/after CPU 1/after CPU 2/after the probe: ${hitpt[0]:-0}/${hitpt[1]:-0}/${hitpt[2]:-0}/${hitpt[3]:-0}), $n_fin finished before the signal"
+echo "FAULTS runs=$n_runs interrupted=$n_int at0=${hitpt[0]:-0} at1=${hitpt[1]:-0} at2=${hitpt[2]:-0} at3=${hitpt[3]:-0} finished=$n_fin" | tee "$NOCB_OUT/faults-summary.txt"
+check "some runs were interrupted with CPU 1 offline (before CPU 2)" test "${hitpt[1]:-0}" -ge 1
+check "some runs were interrupted with CPUs 1 and 2 offline (before the probe)" test "${hitpt[2]:-0}" -ge 1
+check "some runs were interrupted after the probe, while restoring" test "${hitpt[3]:-0}" -ge 1
 
 # SIGKILL mid-check: nothing can clean up; the next run must.
 n_kill=0
