@@ -85,8 +85,9 @@ static enum hrtimer_restart cbload_timer_fn(struct hrtimer *t)
 	int cpu = smp_processor_id();
 	u64 start = local_clock(), t0;
 	unsigned long n, i;
+	/* Periods missed (slow emulated guests) still get their callbacks. */
+	u64 periods = hrtimer_forward_now(t, period);
 
-	hrtimer_forward_now(t, period);
 	if (pc != this_cpu_ptr(&cbload_pcpu)) {
 		/* The CPU went offline and the timer was migrated: stop. */
 		atomic_long_inc(&pc->wrong_cpu);
@@ -97,7 +98,7 @@ static enum hrtimer_restart cbload_timer_fn(struct hrtimer *t)
 		goto out;
 
 	/* rate * period_us / 1e6 callbacks, carrying the remainder over. */
-	pc->budget_frac += rate * period_us;
+	pc->budget_frac += rate * period_us * periods;
 	n = pc->budget_frac / 1000000;
 	pc->budget_frac %= 1000000;
 	for (i = 0; i < n; i++) {
