@@ -23,6 +23,10 @@ sed 's/^/#   /' /sys/kernel/debug/rcu/rcudata
 
 check "CPU 0 is hot-removable (cpu0_hotplug)" test -w /sys/devices/system/cpu/cpu0/online
 check "torture.ko and rcutorture.ko are built" test -f "$kobj/kernel/torture.ko" -a -f "$kobj/kernel/rcu/rcutorture.ko"
+# The ring buffer (LOG_BUF_SHIFT=18, 256 KiB) cannot hold a long verbose
+# run: follow the kernel log into a file from the start instead.
+dmesg --follow --notime > "$log" 2>&1 &
+follower=$!
 check "insmod torture.ko" insmod "$kobj/kernel/torture.ko"
 params="torture_type=rcu verbose=1 stat_interval=60 onoff_holdoff=5 onoff_interval=300
 	nocbs_nthreads=2 nocbs_toggle=300 fwd_progress=0"
@@ -30,7 +34,7 @@ note "rcutorture params: $(echo $params)"
 start=$(date +%s)
 # shellcheck disable=SC2086
 check "insmod rcutorture.ko" insmod "$kobj/kernel/rcu/rcutorture.ko" $params || finish
-check "rcutorture started" grep -q 'rcu-torture:--- Start of test' <(dmesg)
+check "rcutorture started" wait_until 20 grep -q 'rcu-torture:--- Start of test' "$log"
 
 # Watch while it runs: fail early on an rcutorture FAILURE print.
 end=$((SECONDS + secs))
@@ -45,7 +49,8 @@ done
 check "rmmod rcutorture (stops the test)" rmmod rcutorture
 check "rmmod torture" rmmod torture
 elapsed=$(( $(date +%s) - start ))
-dmesg > "$log"
+sleep 2
+kill $follower; wait $follower 2>/dev/null
 note "guest-time elapsed: ${elapsed}s"
 
 endline=$(grep -o 'End of test: [A-Z_]*' "$log" | tail -1)
