@@ -132,7 +132,7 @@ static int write_state(struct hp *h, const struct cpulist *cpus)
 static int restore_from_state(struct hp *h, struct json *j)
 {
 	struct nocb_ctx *ctx = h->ctx;
-	struct cpulist cpus, failed;
+	struct cpulist cpus, failed, brought;
 	char *buf, err[256], list[1024];
 	const char *p;
 	int r, cpu;
@@ -164,6 +164,7 @@ static int restore_from_state(struct hp *h, struct json *j)
 		return 1;
 	}
 	cpulist_clear(&failed);
+	cpulist_clear(&brought);
 	cpulist_for_each(cpu, &cpus) {
 		if (sysfs_cpu_online(ctx, cpu) == 1)
 			continue;
@@ -173,9 +174,12 @@ static int restore_from_state(struct hp *h, struct json *j)
 			nocb_err(ctx, "hotplug-check",
 				 "cannot bring CPU %d back online: %s", cpu,
 				 strerror(-r));
+		} else {
+			cpulist_set(&brought, cpu);
 		}
 	}
-	cpulist_format(&cpus, list, sizeof(list));
+	/* Report what this run brought back, not the whole state file. */
+	cpulist_format(&brought, list, sizeof(list));
 	if (!cpulist_empty(&failed))
 		return 1;
 	if (unlink(h->state) && errno != ENOENT) {
@@ -188,7 +192,7 @@ static int restore_from_state(struct hp *h, struct json *j)
 	else
 		fprintf(ctx->out,
 			"hotplug-check: found %s from an interrupted run: CPUs %s are online again\n",
-			h->state, list);
+			h->state, cpulist_empty(&brought) ? "(none offline)" : list);
 	return 0;
 }
 
