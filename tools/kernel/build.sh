@@ -106,7 +106,7 @@ if [ "$(cat "$obj/.nocb-built-id" 2>/dev/null)" = "$built_id" ] && [ -f "$obj/ar
 fi
 rm -f "$obj/.nocb-built-id"
 
-# 4. Build.  Fixed build user/host/timestamp keep objects (and ccache hits)
+# 5. Build.  Fixed build user/host/timestamp keep objects (and ccache hits)
 # independent of who builds when.
 export KBUILD_BUILD_USER=nocb KBUILD_BUILD_HOST=nocb
 export KBUILD_BUILD_TIMESTAMP="$(date -u -R -r "$tarball")"

@@ -27,7 +27,8 @@ check() {
 	return $rc
 }
 
-# check_fails DESCRIPTION EXPECTED_RC COMMAND [ARGS...]
+# check_rc DESCRIPTION EXPECTED_RC COMMAND [ARGS...]: passes when COMMAND
+# exits with EXPECTED_RC.
 check_rc() {
 	local desc=$1 want=$2 out rc
 	shift 2
