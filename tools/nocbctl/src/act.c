@@ -156,6 +156,30 @@ int act_prio(struct nocb_ctx *ctx, const char *what, unsigned kinds,
 	return 0;
 }
 
+int act_run(struct nocb_ctx *ctx, const struct act_req *req, struct json *j,
+	    struct act_result *res)
+{
+	int r;
+
+	if (j) {
+		json_key(j, "threads");
+		json_arr_begin(j);
+	}
+	if (req->pin)
+		r = act_pin(ctx, req->what, req->kinds, req->pin, req->dry_run,
+			    req->nbits, j, res);
+	else
+		r = act_prio(ctx, req->what, req->kinds, req->prio,
+			     req->dry_run, req->nbits, j, res);
+	if (j)
+		json_arr_end(j);
+	if (r && j)
+		json_kstr(j, "error", "cannot scan /proc");
+	else if (!r)
+		act_summary(ctx, req->label, res, req->dry_run, j);
+	return r;
+}
+
 void act_summary(struct nocb_ctx *ctx, const char *what,
 		 const struct act_result *res, bool dry_run, struct json *j)
 {

@@ -158,20 +158,14 @@ int cmd_apply(struct nocb_ctx *ctx, int argc, char **argv)
 		unsigned kinds = (pt.rcuog ? KT_RCUOG : 0) |
 				 (pt.rcuop ? KT_ALL & ~KT_RCUOG : 0);
 
-		if (ctx->json) {
+		if (ctx->json)
 			json_obj_begin(&j);
-			json_key(&j, "threads");
-			json_arr_begin(&j);
-		}
-		r = act_pin(ctx, "apply: pin", kinds, &pt, dry_run, cs.nbits,
+		r = act_run(ctx, &(struct act_req){ .what = "apply: pin",
+			    .label = "pin", .kinds = kinds, .pin = &pt,
+			    .dry_run = dry_run, .nbits = cs.nbits },
 			    ctx->json ? &j : NULL, &pres);
-		if (ctx->json) {
-			json_arr_end(&j);
-			act_summary(ctx, "pin", &pres, dry_run, &j);
+		if (ctx->json)
 			json_obj_end(&j);
-		} else if (!r) {
-			act_summary(ctx, "pin", &pres, dry_run, NULL);
-		}
 	} else if (ctx->json) {
 		json_null(&j);
 	}
@@ -182,18 +176,13 @@ int cmd_apply(struct nocb_ctx *ctx, int argc, char **argv)
 			json_obj_begin(&j);
 			json_kstr(&j, "policy", sched_policy_name(qt.policy));
 			json_kint(&j, "priority", qt.priority);
-			json_key(&j, "threads");
-			json_arr_begin(&j);
 		}
-		r = act_prio(ctx, "apply: prio", KT_ALL, &qt, dry_run,
-			     cs.nbits, ctx->json ? &j : NULL, &qres);
-		if (ctx->json) {
-			json_arr_end(&j);
-			act_summary(ctx, "prio", &qres, dry_run, &j);
+		r = act_run(ctx, &(struct act_req){ .what = "apply: prio",
+			    .label = "prio", .kinds = KT_ALL, .prio = &qt,
+			    .dry_run = dry_run, .nbits = cs.nbits },
+			    ctx->json ? &j : NULL, &qres);
+		if (ctx->json)
 			json_obj_end(&j);
-		} else if (!r) {
-			act_summary(ctx, "prio", &qres, dry_run, NULL);
-		}
 	} else if (ctx->json) {
 		json_null(&j);
 	}

@@ -93,26 +93,13 @@ int cmd_pin(struct nocb_ctx *ctx, int argc, char **argv)
 		json_kbool(&j, "dry_run", dry_run);
 		cpulist_format(&cpus, err, sizeof(err));
 		json_kstr(&j, "cpus", err);
-		json_key(&j, "threads");
-		json_arr_begin(&j);
 	}
-	if (act_pin(ctx, "pin", kinds, &t, dry_run, cs.nbits,
-		    ctx->json ? &j : NULL, &res)) {
-		if (ctx->json) {
-			json_arr_end(&j);
-			json_kstr(&j, "error", "cannot scan /proc");
-			json_obj_end(&j);
-			json_end(&j);
-		}
-		return NOCB_EXIT_FAIL;
-	}
+	r = act_run(ctx, &(struct act_req){ .what = "pin", .label = "pin",
+		    .kinds = kinds, .pin = &t, .dry_run = dry_run,
+		    .nbits = cs.nbits }, ctx->json ? &j : NULL, &res);
 	if (ctx->json) {
-		json_arr_end(&j);
-		act_summary(ctx, "pin", &res, dry_run, &j);
 		json_obj_end(&j);
 		json_end(&j);
-	} else {
-		act_summary(ctx, "pin", &res, dry_run, NULL);
 	}
-	return act_exit(&res);
+	return r ? NOCB_EXIT_FAIL : act_exit(&res);
 }

@@ -130,21 +130,13 @@ int cmd_prio(struct nocb_ctx *ctx, int argc, char **argv)
 			json_int(&j, t.nice);
 		else
 			json_null(&j);
-		json_key(&j, "threads");
-		json_arr_begin(&j);
 	}
-	r = act_prio(ctx, "prio", kinds, &t, dry_run, cs.nbits,
-		     ctx->json ? &j : NULL, &res);
+	r = act_run(ctx, &(struct act_req){ .what = "prio", .label = "prio",
+		    .kinds = kinds, .prio = &t, .dry_run = dry_run,
+		    .nbits = cs.nbits }, ctx->json ? &j : NULL, &res);
 	if (ctx->json) {
-		json_arr_end(&j);
-		if (r)
-			json_kstr(&j, "error", "cannot scan /proc");
-		else
-			act_summary(ctx, "prio", &res, dry_run, &j);
 		json_obj_end(&j);
 		json_end(&j);
-	} else if (!r) {
-		act_summary(ctx, "prio", &res, dry_run, NULL);
 	}
 	return r ? NOCB_EXIT_FAIL : act_exit(&res);
 }

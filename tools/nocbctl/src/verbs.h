@@ -50,6 +50,25 @@ int act_prio(struct nocb_ctx *ctx, const char *what, unsigned kinds,
 	     const struct prio_target *t, bool dry_run, int nbits,
 	     struct json *j, struct act_result *res);
 
+/* One pin or prio action of a verb. */
+struct act_req {
+	const char *what;		/* error prefix, e.g. "apply: pin" */
+	const char *label;		/* summary prefix, e.g. "pin" */
+	unsigned kinds;
+	const struct pin_target *pin;	/* exactly one of pin, prio */
+	const struct prio_target *prio;
+	bool dry_run;
+	int nbits;
+};
+
+/*
+ * Run req and print its summary. With j, the caller has opened an
+ * object: this adds "threads" and the summary keys, or "error" when
+ * /proc could not be scanned. Returns as act_pin()/act_prio() do.
+ */
+int act_run(struct nocb_ctx *ctx, const struct act_req *req, struct json *j,
+	    struct act_result *res);
+
 /* Print "WHAT: N changed, ..." (text) or the JSON summary keys. */
 void act_summary(struct nocb_ctx *ctx, const char *what,
 		 const struct act_result *res, bool dry_run, struct json *j);
