@@ -230,7 +230,7 @@ static int run(struct hp *h, bool force)
 	char list[1024];
 	const char *result = "error", *why = NULL;
 	int target = -1, cpu, r, ret = NOCB_EXIT_FAIL, sig = 0;
-	bool doc_open = false;
+	bool doc_open = false, decided = false;
 
 	if (j) {
 		json_init(j, ctx->out);
@@ -321,6 +321,7 @@ static int run(struct hp *h, bool force)
 		goto restore;
 	}
 	r = set_online(h, target, false);
+	decided = true;
 	if (r == -EBUSY) {
 		result = "refused";
 		ret = NOCB_EXIT_OK;
@@ -367,7 +368,8 @@ restore:
 	if (!sig)
 		sig = pending_signal(h);
 report:
-	if (sig) {
+	/* A signal after the attempt on the target does not undo its verdict. */
+	if (sig && !decided) {
 		result = "interrupted";
 		ret = 128 + sig;
 	}
@@ -387,8 +389,12 @@ report:
 			 why);
 	else if (!strcmp(result, "violation"))
 		nocb_err(ctx, "hotplug-check", "K3 violated: %s", why);
-	else if (sig)
+	if (sig && !decided)
 		nocb_err(ctx, "hotplug-check", "interrupted by %s; CPUs restored",
+			 strsignal(sig));
+	else if (sig)
+		nocb_err(ctx, "hotplug-check",
+			 "%s arrived after the check; CPUs restored",
 			 strsignal(sig));
 out_close:
 	if (doc_open) {

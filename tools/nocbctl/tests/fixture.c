@@ -164,8 +164,11 @@ static int m_write_online(const char *path, bool online)
 			 cpu + 5, online);
 		mock.n_online++;
 	}
-	if (!online && mock.ebusy_suffix && ends_with(path, mock.ebusy_suffix))
+	if (!online && mock.ebusy_suffix && ends_with(path, mock.ebusy_suffix)) {
+		if (mock.raise_suffix && ends_with(path, mock.raise_suffix))
+			raise(SIGTERM);
 		return -EBUSY;
+	}
 	fd = open(path, O_WRONLY | O_TRUNC);
 	if (fd < 0)
 		return -errno;

@@ -651,6 +651,42 @@ static void hotplug_restores_on_sigterm(void **state)
 	tree_rm(t);
 }
 
+static void on_term(int sig)
+{
+	(void)sig;
+}
+
+/* SIGTERM during the refused attempt: the verdict stands, CPUs come back. */
+static void hotplug_signal_after_verdict(void **state)
+{
+	char *t = hotplug_tree();
+	int status;
+	pid_t pid;
+
+	(void)state;
+	mock.ebusy_suffix = "/cpu0/online";
+	mock.raise_suffix = "/cpu0/online";
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct run r;
+
+		/* a handler keeps the child alive to judge its own output */
+		signal(SIGTERM, on_term);
+		run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force",
+			 END);
+		_exit(r.rc == 0 && strstr(r.out, "K3 holds") &&
+		      strstr(r.err, "arrived after the check") &&
+		      !strstr(r.err, "interrupted") ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_all_online(t);
+	tree_rm(t);
+}
+
 static void hotplug_one_at_a_time(void **state)
 {
 	char *t = hotplug_tree();
@@ -705,6 +741,7 @@ int run_verb_tests(void)
 		cmocka_unit_test_setup(hotplug_not_removable, setup),
 		cmocka_unit_test_setup(hotplug_restores_after_sigkill, setup),
 		cmocka_unit_test_setup(hotplug_restores_on_sigterm, setup),
+		cmocka_unit_test_setup(hotplug_signal_after_verdict, setup),
 		cmocka_unit_test_setup(hotplug_one_at_a_time, setup),
 	};
 
