@@ -230,7 +230,7 @@ static int run(struct hp *h, bool force)
 	char list[1024];
 	const char *result = "error", *why = NULL;
 	int target = -1, cpu, r, ret = NOCB_EXIT_FAIL, sig = 0;
-	bool doc_open = false, decided = false;
+	bool doc_open = false, decided = false, interrupted;
 
 	if (j) {
 		json_init(j, ctx->out);
@@ -369,7 +369,8 @@ restore:
 		sig = pending_signal(h);
 report:
 	/* A signal after the attempt on the target does not undo its verdict. */
-	if (sig && !decided) {
+	interrupted = sig && !decided;
+	if (interrupted) {
 		result = "interrupted";
 		ret = 128 + sig;
 	}
@@ -389,7 +390,7 @@ report:
 			 why);
 	else if (!strcmp(result, "violation"))
 		nocb_err(ctx, "hotplug-check", "K3 violated: %s", why);
-	if (sig && !decided)
+	if (interrupted)
 		nocb_err(ctx, "hotplug-check", "interrupted by %s; CPUs restored",
 			 strsignal(sig));
 	else if (sig)

@@ -626,34 +626,57 @@ static void hotplug_restores_after_sigkill(void **state)
 	tree_rm(t);
 }
 
-static void hotplug_restores_on_sigterm(void **state)
+static void on_term(int sig)
 {
-	char *t = hotplug_tree();
+	(void)sig;
+}
+
+/*
+ * Run "hotplug-check --force" on tree t in a child (the mock raises
+ * SIGTERM) and return its wait status. With judge, a SIGTERM handler
+ * keeps the child alive and it exits with judge()'s verdict on its own
+ * output; without, the signal ends it on return.
+ */
+static int hotplug_in_child(const char *t, int (*judge)(const struct run *))
+{
 	int status;
 	pid_t pid;
 
-	(void)state;
-	mock.raise_suffix = "/cpu1/online";
 	fflush(NULL);
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		struct run r;
 
+		if (judge)
+			signal(SIGTERM, on_term);
 		run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force",
 			 END);
-		_exit(100);	/* not reached: SIGTERM delivered on return */
+		_exit(judge ? judge(&r) : 100);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+static void hotplug_restores_on_sigterm(void **state)
+{
+	char *t = hotplug_tree();
+	int status;
+
+	(void)state;
+	mock.raise_suffix = "/cpu1/online";
+	status = hotplug_in_child(t, NULL);
 	assert_true(WIFSIGNALED(status));
 	assert_int_equal(WTERMSIG(status), SIGTERM);
 	assert_all_online(t);
 	tree_rm(t);
 }
 
-static void on_term(int sig)
+static int kept_verdict(const struct run *r)
 {
-	(void)sig;
+	return r->rc == 0 && strstr(r->out, "K3 holds") &&
+	       strstr(r->err, "arrived after the check") &&
+	       !strstr(r->err, "interrupted") ? 0 : 1;
 }
 
 /* SIGTERM during the refused attempt: the verdict stands, CPUs come back. */
@@ -661,26 +684,11 @@ static void hotplug_signal_after_verdict(void **state)
 {
 	char *t = hotplug_tree();
 	int status;
-	pid_t pid;
 
 	(void)state;
 	mock.ebusy_suffix = "/cpu0/online";
 	mock.raise_suffix = "/cpu0/online";
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		struct run r;
-
-		/* a handler keeps the child alive to judge its own output */
-		signal(SIGTERM, on_term);
-		run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force",
-			 END);
-		_exit(r.rc == 0 && strstr(r.out, "K3 holds") &&
-		      strstr(r.err, "arrived after the check") &&
-		      !strstr(r.err, "interrupted") ? 0 : 1);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
+	status = hotplug_in_child(t, kept_verdict);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
 	assert_all_online(t);
