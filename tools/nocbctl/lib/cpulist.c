@@ -3,6 +3,7 @@
 #include "cpulist.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define WORDS (NOCB_MAX_CPUS / 64)
@@ -302,6 +303,16 @@ size_t cpulist_format(const struct cpulist *s, char *buf, size_t len)
 		cpu = cpulist_next(s, end + 1);
 	}
 	return n;
+}
+
+char *cpulist_format_alloc(const struct cpulist *s)
+{
+	size_t n = cpulist_format(s, NULL, 0);
+	char *buf = malloc(n + 1);
+
+	if (buf)
+		cpulist_format(s, buf, n + 1);
+	return buf;
 }
 
 int cpulist_validate(const struct cpulist *s, const struct cpulist *possible,

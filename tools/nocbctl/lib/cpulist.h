@@ -66,6 +66,13 @@ int cpulist_parse_str(const char *s, int nbits, struct cpulist *out,
 size_t cpulist_format(const struct cpulist *s, char *buf, size_t len);
 
 /*
+ * Format into a malloc'd string of exactly the needed size, so no caller
+ * can truncate a list (8192 scattered CPUs need ~40 KiB). NULL with errno
+ * ENOMEM on allocation failure; the caller frees.
+ */
+char *cpulist_format_alloc(const struct cpulist *s);
+
+/*
  * Validate a user-supplied list: non-empty, subset of possible and, if
  * online is non-NULL, of online. Returns 0 or -1 with reason in err.
  */

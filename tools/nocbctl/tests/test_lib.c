@@ -114,6 +114,31 @@ static void cpulist_roundtrip(void **state)
 	}
 }
 
+/* Every second CPU of 8192: the longest list a cpulist can hold. */
+static void cpulist_format_alloc_full(void **state)
+{
+	struct cpulist s, back;
+	char *str;
+	int cpu;
+
+	(void)state;
+	cpulist_clear(&s);
+	for (cpu = 1; cpu < NOCB_MAX_CPUS; cpu += 2)
+		cpulist_set(&s, cpu);
+	str = cpulist_format_alloc(&s);
+	assert_non_null(str);
+	assert_int_equal(strlen(str), cpulist_format(&s, NULL, 0));
+	assert_int_equal(cpulist_parse_str(str, NOCB_MAX_CPUS, &back, err,
+					   sizeof(err)), 0);
+	assert_true(cpulist_equal(&s, &back));
+	free(str);
+	cpulist_clear(&s);
+	str = cpulist_format_alloc(&s);
+	assert_non_null(str);
+	assert_string_equal(str, "");
+	free(str);
+}
+
 static void cpulist_validate_msgs(void **state)
 {
 	struct cpulist s, possible, online;
@@ -541,6 +566,7 @@ int run_lib_tests(void)
 		cmocka_unit_test(cpulist_all_and_N),
 		cmocka_unit_test(cpulist_errors),
 		cmocka_unit_test(cpulist_roundtrip),
+		cmocka_unit_test(cpulist_format_alloc_full),
 		cmocka_unit_test(cpulist_validate_msgs),
 		cmocka_unit_test(rcudata_good),
 		cmocka_unit_test(rcudata_malformed),
