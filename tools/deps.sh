@@ -8,7 +8,7 @@ declare -A pkgs=(
 	[image]="mkosi debootstrap systemd-container e2fsprogs dosfstools fdisk zstd cpio"
 	[qemu]="qemu-system-x86 qemu-utils ovmf coreutils"
 	[tools]="build-essential pkg-config libcap-dev libcmocka-dev clang cppcheck bash-completion man-db groff-base"
-	[test]="systemd python3 gnuplot-nox"
+	[test]="systemd python3 gnuplot-nox linux-source-6.1"
 )
 
 want=()

@@ -2,6 +2,9 @@
 /* cpulist.c - CPU sets and the kernel's cpulist syntax (see cpulist.h). */
 #include "cpulist.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,163 +112,234 @@ int cpulist_last(const struct cpulist *s)
 
 /* --- parser ------------------------------------------------------------ */
 
+/*
+ * The rules are those of the kernel's bitmap_parselist() (lib/bitmap.c,
+ * 6.1), reimplemented; tests/test_kparse.c checks the two agree. The
+ * arithmetic is unsigned int on purpose, as there: it decides which huge
+ * numbers are ERANGE, EINVAL or EOVERFLOW, and where a group wraps.
+ */
 struct cur {
 	const char *p, *end;
+	unsigned int nbits;	/* bits of the mask; "N" is nbits - 1 */
+	bool known;		/* nbits came from the caller */
+	char *err;
+	size_t errlen;
 };
 
-static bool at_end(const struct cur *c)
+/* Byte i ahead, or NUL at the end (c->end is at the first NUL, if any). */
+static unsigned char peek(const struct cur *c, size_t i)
 {
-	return c->p >= c->end;
+	return c->p + i < c->end ? (unsigned char)c->p[i] : '\0';
 }
 
-static void skip_ws(struct cur *c)
+/* ASCII-only lower case, enough to match "all" as strncasecmp() does. */
+static bool is_letter(unsigned char ch, char lower)
 {
-	while (!at_end(c) && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n'))
-		c->p++;
+	return (ch | 0x20) == lower;
 }
 
-/* Parse a decimal or "N". Returns 0, or -1 with err set. */
-static int get_num(struct cur *c, int nbits, long *val, char *err,
-		   size_t errlen)
+/* The kernel's isspace() (lib/ctype.c): also VT, FF, CR and 0xa0. */
+static bool kspace(unsigned char ch)
 {
-	long v = 0;
-	int digits = 0;
+	return ch == ' ' || (ch >= '\t' && ch <= '\r') || ch == 0xa0;
+}
 
-	if (!at_end(c) && *c->p == 'N') {
+static bool end_of_str(unsigned char ch)
+{
+	return ch == '\0' || ch == '\n';
+}
+
+static bool end_of_region(unsigned char ch)
+{
+	return kspace(ch) || ch == ',' || ch == '\0';
+}
+
+/* 'x' for printable bytes, else \xNN, so a reason is always one line. */
+static const char *show(unsigned char ch, char buf[8])
+{
+	if (ch == '\0')
+		snprintf(buf, 8, "end");
+	else if (ch > ' ' && ch < 0x7f)
+		snprintf(buf, 8, "'%c'", ch);
+	else
+		snprintf(buf, 8, "'\\x%02x'", ch);
+	return buf;
+}
+
+static int fail(struct cur *c, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(struct cur *c, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (c->errlen)
+		vsnprintf(c->err, c->errlen, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* A decimal number or "N"; what says which one, for the message. */
+static int get_num(struct cur *c, unsigned int *num, const char *what)
+{
+	unsigned long long v = 0;
+	bool big = false;
+	size_t n = 0;
+	unsigned char ch;
+	char b[8];
+
+	if (peek(c, 0) == 'N') {
+		if (!c->known)
+			return fail(c, -EINVAL,
+				    "\"N\" needs the possible CPUs");
+		*num = c->nbits - 1;
 		c->p++;
-		if (nbits <= 0) {
-			snprintf(err, errlen, "\"N\" needs the possible CPUs");
-			return -1;
-		}
-		*val = nbits - 1;
 		return 0;
 	}
-	while (!at_end(c) && *c->p >= '0' && *c->p <= '9') {
-		if (v > NOCB_MAX_CPUS * 10L) {
-			snprintf(err, errlen, "number too large");
-			return -1;
-		}
-		v = v * 10 + (*c->p - '0');
-		c->p++;
-		digits++;
+	while ((ch = peek(c, n)) >= '0' && ch <= '9') {
+		if (!big)
+			v = v * 10 + (ch - '0');
+		big = big || v > UINT_MAX;
+		n++;
 	}
-	if (!digits) {
-		if (at_end(c))
-			snprintf(err, errlen, "number expected at end of list");
-		else
-			snprintf(err, errlen, "number expected at '%c'",
-				 *c->p);
-		return -1;
-	}
-	*val = v;
-	return 0;
-}
-
-static int check_cpu(long v, int nbits, char *err, size_t errlen)
-{
-	if (v >= NOCB_MAX_CPUS) {
-		snprintf(err, errlen, "CPU %ld out of range (max %d)", v,
-			 NOCB_MAX_CPUS - 1);
-		return -1;
-	}
-	if (nbits > 0 && v >= nbits) {
-		snprintf(err, errlen, "CPU %ld is not a possible CPU (0-%d)",
-			 v, nbits - 1);
-		return -1;
-	}
-	return 0;
-}
-
-static bool match_word(struct cur *c, const char *w)
-{
-	size_t n = strlen(w);
-
-	if ((size_t)(c->end - c->p) < n || strncmp(c->p, w, n) != 0)
-		return false;
-	/* must be followed by a separator */
-	if (c->p + n < c->end && c->p[n] != ',' && c->p[n] != ' ' &&
-	    c->p[n] != '\n' && c->p[n] != '\t')
-		return false;
+	if (!n)
+		return fail(c, -EINVAL, "%s expected at %s", what,
+			    show(peek(c, 0), b));
+	if (big)
+		return fail(c, -EOVERFLOW, "number %.*s%s is too large",
+			    n > 20 ? 20 : (int)n, c->p, n > 20 ? "..." : "");
 	c->p += n;
-	return true;
+	*num = (unsigned int)v;
+	return 0;
+}
+
+struct region {
+	unsigned int start, end, used, group;
+	bool pattern;	/* had ":USED/GROUP" */
+	bool stop;	/* a '\n' right after the region ends the string */
+};
+
+static int parse_region(struct cur *c, struct region *r)
+{
+	unsigned char ch;
+	char b[8];
+	int e;
+
+	if (is_letter(peek(c, 0), 'a') && is_letter(peek(c, 1), 'l') &&
+	    is_letter(peek(c, 2), 'l')) {
+		if (!c->known)
+			return fail(c, -EINVAL,
+				    "\"all\" needs the possible CPUs");
+		r->start = 0;
+		r->end = c->nbits - 1;
+		c->p += 3;
+		goto pattern;
+	}
+	e = get_num(c, &r->start, "CPU number");
+	if (e)
+		return e;
+	ch = peek(c, 0);
+	if (end_of_region(ch)) {
+		r->end = r->start;
+		goto no_pattern;
+	}
+	if (ch != '-')
+		return fail(c, -EINVAL, "unexpected %s after %u", show(ch, b),
+			    r->start);
+	c->p++;
+	e = get_num(c, &r->end, "range end");
+	if (e)
+		return e;
+pattern:
+	ch = peek(c, 0);
+	if (end_of_region(ch))
+		goto no_pattern;
+	if (ch != ':')
+		return fail(c, -EINVAL, "unexpected %s after range %u-%u",
+			    show(ch, b), r->start, r->end);
+	c->p++;
+	e = get_num(c, &r->used, "USED of ':USED/GROUP'");
+	if (e)
+		return e;
+	if (peek(c, 0) != '/')
+		return fail(c, -EINVAL,
+			    "':%u' needs a group: ':USED/GROUP', e.g. 0-7:1/2 for every second CPU",
+			    r->used);
+	c->p++;
+	r->pattern = true;
+	/* as in the kernel, nothing needs to separate GROUP from what follows */
+	return get_num(c, &r->group, "GROUP of ':USED/GROUP'");
+no_pattern:
+	r->used = r->group = r->end + 1;
+	r->stop = end_of_str(ch);
+	return 0;
+}
+
+static int check_region(struct cur *c, const struct region *r)
+{
+	if (r->start > r->end)
+		return fail(c, -EINVAL, "range %u-%u is backwards", r->start,
+			    r->end);
+	/* without a pattern the group is end + 1, 0 for UINT_MAX */
+	if (r->group == 0 && !r->pattern)
+		return fail(c, -EINVAL, "CPU %u is too large", r->end);
+	if (r->group == 0)
+		return fail(c, -EINVAL, "group size 0 in ':%u/0'", r->used);
+	if (r->used > r->group)
+		return fail(c, -EINVAL, "':%u/%u' uses more CPUs than the group has",
+			    r->used, r->group);
+	if (r->end >= c->nbits) {
+		if (!c->known)
+			return fail(c, -ERANGE, "CPU %u is beyond %u, the largest CPU number nocbctl handles",
+				    r->end, c->nbits - 1);
+		return fail(c, -ERANGE, "CPU %u is not a possible CPU (0-%u)",
+			    r->end, c->nbits - 1);
+	}
+	return 0;
+}
+
+static void set_region(struct cpulist *out, const struct region *r)
+{
+	/* s may wrap for a group near UINT_MAX, as in the kernel */
+	for (unsigned int s = r->start; s <= r->end; s += r->group) {
+		unsigned int n = r->end - s + 1 < r->used ?
+				 r->end - s + 1 : r->used;
+
+		for (unsigned int i = 0; i < n; i++)
+			cpulist_set(out, (int)(s + i));
+	}
 }
 
 int cpulist_parse(const char *s, size_t len, int nbits, struct cpulist *out,
 		  char *err, size_t errlen)
 {
-	struct cur c = { s, s + len };
+	const char *nul = memchr(s, '\0', len);
+	struct cur c = { s, nul ? nul : s + len, NOCB_MAX_CPUS, nbits > 0,
+			 err, errlen };
 
+	if (nbits > 0 && nbits < NOCB_MAX_CPUS)
+		c.nbits = (unsigned int)nbits;
 	cpulist_clear(out);
-	skip_ws(&c);
-	if (at_end(&c))
-		return 0;	/* empty list */
+	if (errlen)
+		err[0] = '\0';
 	for (;;) {
-		long a, b, used = 1, group = 1;
+		struct region r = { 0 };
+		unsigned char ch;
+		int e;
 
-		skip_ws(&c);
-		if (match_word(&c, "all")) {
-			if (nbits <= 0) {
-				snprintf(err, errlen,
-					 "\"all\" needs the possible CPUs");
-				return -1;
-			}
-			for (int i = 0; i < nbits && i < NOCB_MAX_CPUS; i++)
-				cpulist_set(out, i);
-			goto next;
-		}
-		if (get_num(&c, nbits, &a, err, errlen))
-			return -1;
-		b = a;
-		if (!at_end(&c) && *c.p == '-') {
+		/* commas and whitespace may precede any region */
+		while ((ch = peek(&c, 0)) == ',' || kspace(ch))
 			c.p++;
-			if (get_num(&c, nbits, &b, err, errlen))
-				return -1;
-			if (!at_end(&c) && *c.p == ':') {
-				c.p++;
-				if (get_num(&c, 0, &used, err, errlen))
-					return -1;
-				if (!at_end(&c) && *c.p == '/') {
-					c.p++;
-					if (get_num(&c, 0, &group, err,
-						    errlen))
-						return -1;
-				} else {
-					/* "a-b:stride" */
-					group = used;
-					used = 1;
-				}
-				if (used == 0 || group == 0 || used > group) {
-					snprintf(err, errlen,
-						 "bad stride %ld/%ld", used,
-						 group);
-					return -1;
-				}
-			}
-		}
-		if (b < a) {
-			snprintf(err, errlen, "range %ld-%ld is backwards", a,
-				 b);
-			return -1;
-		}
-		if (check_cpu(b, nbits, err, errlen))
-			return -1;
-		for (long i = a; i <= b; i++)
-			if ((i - a) % group < used)
-				cpulist_set(out, (int)i);
-next:
-		skip_ws(&c);
-		if (at_end(&c))
+		if (ch == '\0')
 			return 0;
-		if (*c.p != ',') {
-			snprintf(err, errlen, "unexpected '%c'", *c.p);
-			return -1;
-		}
-		c.p++;
-		skip_ws(&c);
-		if (at_end(&c)) {
-			snprintf(err, errlen, "list ends with ','");
-			return -1;
-		}
+		e = parse_region(&c, &r);
+		if (!e)
+			e = check_region(&c, &r);
+		if (e)
+			return e;
+		set_region(out, &r);
+		if (r.stop)
+			return 0;
 	}
 }
 
@@ -280,7 +354,7 @@ size_t cpulist_format(const struct cpulist *s, char *buf, size_t len)
 	size_t n = 0;
 	int cpu = cpulist_next(s, 0);
 
-	if (len)
+	if (buf && len)
 		buf[0] = '\0';
 	while (cpu >= 0) {
 		int end = cpu;
@@ -296,7 +370,7 @@ size_t cpulist_format(const struct cpulist *s, char *buf, size_t len)
 			w = snprintf(tmp, sizeof(tmp), "%s%d-%d",
 				     n ? "," : "", cpu, end);
 		if (w > 0) {
-			if (n + (size_t)w < len)
+			if (buf && n + (size_t)w < len)
 				memcpy(buf + n, tmp, (size_t)w + 1);
 			n += (size_t)w;
 		}

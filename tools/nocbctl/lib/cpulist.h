@@ -2,13 +2,18 @@
 /*
  * cpulist.h - CPU sets and the kernel's cpulist syntax.
  *
- * Syntax (as the kernel's bitmap_parselist()):
- *   LIST  := "" | ITEM ("," ITEM)*
- *   ITEM  := N | N "-" M | N "-" M ":" USED "/" GROUP | N "-" M ":" STRIDE
- *            | "all"
- *   N, M  := decimal | "N" (the last possible CPU; needs nbits)
- * "8-15:2" is shorthand for "8-15:1/2" (every second CPU).
- * Whitespace around items and a trailing newline are accepted.
+ * The syntax is exactly that of the kernel's bitmap_parselist() (6.1
+ * lib/bitmap.c), which rcu_nocbs=, nohz_full= and isolcpus= use; the
+ * build checks it against the kernel's own code (tests/test_kparse.c):
+ *   LIST   := (SEP* REGION)* SEP*          SEP := ',' | whitespace
+ *   REGION := NUM | RANGE | RANGE ":" USED "/" GROUP
+ *   RANGE  := NUM "-" NUM | "all" (any case)
+ *   NUM    := decimal | "N" (the last CPU, nbits - 1)
+ * "8-15:1/2" is 8,10,12,14 (USED of every GROUP CPUs). So "1,,2", "0,"
+ * and "" are fine; ":" needs both USED and GROUP ("8-15:2" is -EINVAL);
+ * USED may be 0, GROUP may not; a '\n' right after a NUM or RANGE ends
+ * the list. Whitespace is the kernel's isspace(): space, \t \n \v \f \r
+ * and the byte 0xa0.
  */
 #ifndef NOCB_CPULIST_H
 #define NOCB_CPULIST_H
@@ -49,11 +54,14 @@ int cpulist_last(const struct cpulist *s);
 	     (cpu) = cpulist_next((s), (cpu) + 1))
 
 /*
- * Parse len bytes of s (need not be NUL-terminated). nbits is the number
- * of possible CPU ids (last possible + 1) used for "all" and "N"; pass 0
- * if unknown (then "all"/"N" are errors). CPUs >= NOCB_MAX_CPUS and,
- * when nbits > 0, CPUs >= nbits are errors.
- * Returns 0, or -1 with a one-line reason in err.
+ * Parse len bytes of s, as the kernel parses a NUL-terminated string (a
+ * NUL byte ends it early). nbits is the size of the kernel's mask: the
+ * number of possible CPU ids, last possible + 1 (nr_cpu_ids), at most
+ * NOCB_MAX_CPUS; CPUs >= nbits are -ERANGE and "N" is nbits - 1. nbits 0
+ * means unknown, for lists the kernel printed: then the limit is
+ * NOCB_MAX_CPUS and "all"/"N" are errors.
+ * Returns 0, or the kernel's error (-EINVAL, -ERANGE, -EOVERFLOW) with a
+ * one-line reason in err; *out is then undefined.
  */
 int cpulist_parse(const char *s, size_t len, int nbits, struct cpulist *out,
 		  char *err, size_t errlen);
@@ -67,7 +75,7 @@ size_t cpulist_format(const struct cpulist *s, char *buf, size_t len);
 
 /*
  * Format into a malloc'd string of exactly the needed size, so no caller
- * can truncate a list (8192 scattered CPUs need ~40 KiB). NULL with errno
+ * can truncate a list (8192 CPUs as "0-1,3-4,..." need 26 KiB). NULL with errno
  * ENOMEM on allocation failure; the caller frees.
  */
 char *cpulist_format_alloc(const struct cpulist *s);
