@@ -5,10 +5,11 @@
  *
  * Safety: every CPU this command takes offline is listed in a state file
  * (ROOT/run/nocbctl/hotplug-check.state) before the first change, and
- * brought back online before exit. SIGINT/SIGTERM are blocked for the
- * duration and polled between steps, so an interrupt restores the CPUs and
- * then terminates with the signal. After SIGKILL the next run finds the
- * state file and restores those CPUs first.
+ * brought back online before exit. The signals a terminal, a dropped ssh
+ * session or kill(1) send are blocked for the duration and polled between
+ * steps, so they restore the CPUs and then terminate the process; SIGPIPE
+ * is ignored, so a closed stdout cannot stop the restore. After SIGKILL the
+ * next run finds the state file and restores those CPUs first.
  */
 #define _GNU_SOURCE
 #include "verbs.h"
@@ -36,8 +37,9 @@ static void hotplug_help(FILE *f)
 	      " nocbctl hotplug-check [--force]\n"
 	      "\nConfirm that the kernel refuses to offline the last online CPU\n"
 	      "that is not offloaded (K3). Every CPU touched is brought back\n"
-	      "online, also on SIGINT/SIGTERM, and after SIGKILL on the next run\n"
-	      "(from " STATE_FILE ").\n"
+	      "online, also on SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2\n"
+	      "(which then end it) and after SIGKILL on the next run (from\n"
+	      STATE_FILE "). Ctrl-Z waits until the CPUs are back.\n"
 	      "\nOptions:\n"
 	      " -f, --force   first offline the other hot-pluggable normal CPUs\n"
 	      " -h, --help    display this help\n"
@@ -48,11 +50,17 @@ static void hotplug_help(FILE *f)
 	      "\nFor more details see nocbctl(8).\n", f);
 }
 
+/* Signals that end the check: the CPUs are restored first. */
+static const int stop_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM,
+				    SIGUSR1, SIGUSR2 };
+/* Job-control stops: held until the CPUs are back, then they stop us. */
+static const int hold_signals[] = { SIGTSTP, SIGTTIN, SIGTTOU };
+
 struct hp {
 	struct nocb_ctx *ctx;
 	char state[4096];
 	struct cpulist touched;		/* CPUs we took offline */
-	sigset_t blocked;
+	sigset_t polled;		/* stop signals we blocked and poll */
 };
 
 static int set_online(struct hp *h, int cpu, bool on)
@@ -64,18 +72,55 @@ static int set_online(struct hp *h, int cpu, bool on)
 	return h->ctx->ops->write_online(path, on);
 }
 
-/* Signal pending? Returns the signal number or 0. */
+/* Stop signal pending? Returns the signal number or 0. */
 static int pending_signal(const struct hp *h)
 {
 	sigset_t p;
 
 	if (sigpending(&p))
 		return 0;
-	if (sigismember(&p, SIGINT) && sigismember(&h->blocked, SIGINT))
-		return SIGINT;
-	if (sigismember(&p, SIGTERM) && sigismember(&h->blocked, SIGTERM))
-		return SIGTERM;
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]);
+	     i++)
+		if (sigismember(&p, stop_signals[i]) &&
+		    sigismember(&h->polled, stop_signals[i]))
+			return stop_signals[i];
 	return 0;
+}
+
+/*
+ * Block the stop and job-control signals; *old gets the previous mask.
+ * A stop signal the caller already blocked or ignores (nohup) is left to
+ * the caller: blocked, even an ignored signal would show up as pending.
+ */
+static void block_signals(struct hp *h, sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigemptyset(&h->polled);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]);
+	     i++)
+		sigaddset(&set, stop_signals[i]);
+	for (size_t i = 0; i < sizeof(hold_signals) / sizeof(hold_signals[0]);
+	     i++)
+		sigaddset(&set, hold_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]);
+	     i++) {
+		struct sigaction sa;
+		int sig = stop_signals[i];
+
+		if (sigismember(old, sig) || sigaction(sig, NULL, &sa) ||
+		    sa.sa_handler == SIG_IGN)
+			continue;
+		sigaddset(&h->polled, sig);
+	}
+	/*
+	 * A write to a closed pipe must not end us halfway; it stays
+	 * ignored after the run too, or the flush at exit of what could
+	 * not be written would turn the verdict into death by SIGPIPE.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 }
 
 static int mkdir_p(char *path)
@@ -95,27 +140,55 @@ static int mkdir_p(char *path)
 	return 0;
 }
 
+static int write_all(int fd, const char *s, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, s, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		if (w == 0)
+			return -EIO;
+		s += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 static int write_state(struct hp *h, const struct cpulist *cpus)
 {
-	char dir[4096], tmp[4200], list[4096];
-	int fd, r = 0;
-	size_t n;
+	static const char head[] =
+		"# nocbctl hotplug-check: CPUs to bring back online\n";
+	char dir[4096], tmp[4200];
+	char *list;
+	int fd, r;
 
 	if (nocb_path(h->ctx, dir, sizeof(dir), STATE_DIR))
 		return -ENAMETOOLONG;
 	r = mkdir_p(dir);
 	if (r)
 		return r;
+	/* the whole list or nothing: a truncated one would lose CPUs */
+	list = cpulist_format_alloc(cpus);
+	if (!list)
+		return -ENOMEM;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", h->state);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	cpulist_format(cpus, list, sizeof(list));
-	n = strlen(list);
-	list[n++] = '\n';
-	if (dprintf(fd, "# nocbctl hotplug-check: CPUs to bring back online\n") < 0 ||
-	    write(fd, list, n) != (ssize_t)n || fsync(fd))
-		r = errno ? -errno : -EIO;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		r = -errno;
+		free(list);
+		return r;
+	}
+	r = write_all(fd, head, sizeof(head) - 1);
+	if (!r)
+		r = write_all(fd, list, strlen(list));
+	if (!r)
+		r = write_all(fd, "\n", 1);
+	free(list);
+	if (!r && fsync(fd))
+		r = -errno;
 	if (close(fd) && !r)
 		r = -errno;
 	if (!r && rename(tmp, h->state))
@@ -133,7 +206,7 @@ static int restore_from_state(struct hp *h, struct json *j)
 {
 	struct nocb_ctx *ctx = h->ctx;
 	struct cpulist cpus, failed, brought;
-	char *buf, err[256], list[1024];
+	char *buf, err[256], *list;
 	const char *p;
 	int r, cpu;
 
@@ -178,8 +251,6 @@ static int restore_from_state(struct hp *h, struct json *j)
 			cpulist_set(&brought, cpu);
 		}
 	}
-	/* Report what this run brought back, not the whole state file. */
-	cpulist_format(&brought, list, sizeof(list));
 	if (!cpulist_empty(&failed))
 		return 1;
 	if (unlink(h->state) && errno != ENOENT) {
@@ -187,12 +258,16 @@ static int restore_from_state(struct hp *h, struct json *j)
 			 strerror(errno));
 		return 1;
 	}
+	/* Report what this run brought back, not the whole state file. */
+	list = cpulist_format_alloc(&brought);
 	if (j)
-		json_kstr(j, "restored_from_state", list);
+		json_kstr(j, "restored_from_state", list ? list : "?");
 	else
 		fprintf(ctx->out,
 			"hotplug-check: found %s from an interrupted run: CPUs %s are online again\n",
-			h->state, cpulist_empty(&brought) ? "(none offline)" : list);
+			h->state, cpulist_empty(&brought) ? "(none offline)" :
+			list ? list : "?");
+	free(list);
 	return 0;
 }
 
@@ -227,7 +302,7 @@ static int run(struct hp *h, bool force)
 	struct offload_info *oi;
 	struct cpulist normal, others, all, failed;
 	struct json jj = { 0 }, *j = ctx->json ? &jj : NULL;
-	char list[1024];
+	char *list = NULL;
 	const char *result = "error", *why = NULL;
 	int target = -1, cpu, r, ret = NOCB_EXIT_FAIL, sig = 0;
 	bool doc_open = false, decided = false, interrupted;
@@ -249,7 +324,13 @@ static int run(struct hp *h, bool force)
 	}
 	offload_read(ctx, &cs, oi);
 	cpulist_andnot(&normal, &cs.online, &oi->offloaded);
-	cpulist_format(&normal, list, sizeof(list));
+	list = cpulist_format_alloc(&normal);
+	if (!list) {
+		nocb_err(ctx, "hotplug-check", "out of memory");
+		offload_free(oi);
+		free(oi);
+		goto out_doc;
+	}
 	if (j) {
 		json_kstr(j, "offloaded_source", offload_source_name(oi->source));
 		json_kstr(j, "normal_online", list);
@@ -279,7 +360,6 @@ static int run(struct hp *h, bool force)
 	others = normal;
 	cpulist_unset(&others, target);
 	if (!cpulist_empty(&others) && !force) {
-		cpulist_format(&normal, list, sizeof(list));
 		nocb_err(ctx, "hotplug-check",
 			 "CPU %d is not the last normal CPU (online normal CPUs: %s): use --force to offline the others first",
 			 target, list);
@@ -287,9 +367,8 @@ static int run(struct hp *h, bool force)
 		if (j) {
 			json_kint(j, "target", target);
 			json_kstr(j, "result", "not-last");
-			goto out_close;
 		}
-		return ret;
+		goto out_close;
 	}
 	all = normal;
 	r = write_state(h, &all);
@@ -343,26 +422,28 @@ static int run(struct hp *h, bool force)
 			 strerror(-r));
 	}
 restore:
-	cpulist_format(&h->touched, list, sizeof(list));
+	free(list);
+	list = cpulist_format_alloc(&h->touched);
 	if (restore(h, &failed)) {
-		char fl[1024];
+		char *fl = cpulist_format_alloc(&failed);
 
-		cpulist_format(&failed, fl, sizeof(fl));
 		nocb_err(ctx, "hotplug-check",
 			 "CPUs %s are still offline; %s keeps them for the next run",
-			 fl, h->state);
+			 fl ? fl : "?", h->state);
+		free(fl);
 		ret = NOCB_EXIT_FAIL;
 		result = "restore-failed";
 	} else {
 		if (unlink(h->state) && errno != ENOENT)
 			nocb_err(ctx, "hotplug-check", "%s: %s", h->state,
 				 strerror(errno));
-		if (!j && list[0])
+		if (!j && (!list || list[0]))
 			fprintf(ctx->out,
-				"hotplug-check: CPUs %s back online\n", list);
+				"hotplug-check: CPUs %s back online\n",
+				list ? list : "?");
 	}
 	if (j) {
-		json_kstr(j, "restored", list);
+		json_kstr(j, "restored", list ? list : "?");
 		json_kbool(j, "restore_ok", cpulist_empty(&failed));
 	}
 	if (!sig)
@@ -398,17 +479,16 @@ report:
 			 "%s arrived after the check; CPUs restored",
 			 strsignal(sig));
 out_close:
+	free(list);
 	if (doc_open) {
 		json_obj_end(j);
 		json_end(j);
 	}
 	return ret;
 out_doc:
-	if (j) {
+	if (j)
 		json_kstr(j, "result", "error");
-		goto out_close;
-	}
-	return ret;
+	goto out_close;
 }
 
 int cmd_hotplug(struct nocb_ctx *ctx, int argc, char **argv)
@@ -477,20 +557,12 @@ int cmd_hotplug(struct nocb_ctx *ctx, int argc, char **argv)
 			return NOCB_EXIT_FAIL;
 		}
 	}
-	sigemptyset(&h.blocked);
-	sigaddset(&h.blocked, SIGINT);
-	sigaddset(&h.blocked, SIGTERM);
-	sigprocmask(SIG_BLOCK, &h.blocked, &old);
-	/* only poll signals that were not already blocked by our caller */
-	if (sigismember(&old, SIGINT))
-		sigdelset(&h.blocked, SIGINT);
-	if (sigismember(&old, SIGTERM))
-		sigdelset(&h.blocked, SIGTERM);
+	block_signals(&h, &old);
 	r = run(&h, force);
 	close(lockfd);		/* releases the lock */
 	fflush(ctx->out);
 	fflush(ctx->err);
-	/* a pending SIGINT/SIGTERM is delivered here, after restoring */
+	/* a pending stop signal is delivered here, after restoring */
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return r;
 }

@@ -147,6 +147,54 @@ static bool ends_with(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
+/*
+ * The kernel keeps cpu/online and cpu/offline in step with cpuN/online;
+ * so does the fake, so that a later scan sees what an earlier write did.
+ * cpudir is ".../sys/devices/system/cpu" of the fixture.
+ */
+static void update_global_lists(const char *cpudir, int cpu, bool online)
+{
+	struct cpulist on, possible, off;
+	char path[4200], err[128];
+	char *buf, *list;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/online", cpudir);
+	if (nocb_read_file(path, &buf, NULL))
+		return;
+	assert_int_equal(cpulist_parse_str(buf, 0, &on, err, sizeof(err)), 0);
+	free(buf);
+	if (online)
+		cpulist_set(&on, cpu);
+	else
+		cpulist_unset(&on, cpu);
+	list = cpulist_format_alloc(&on);
+	assert_non_null(list);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\n", list);
+	assert_int_equal(fclose(f), 0);
+	free(list);
+	snprintf(path, sizeof(path), "%s/offline", cpudir);
+	if (access(path, F_OK))
+		return;		/* none to keep in step */
+	snprintf(path, sizeof(path), "%s/possible", cpudir);
+	if (nocb_read_file(path, &buf, NULL))
+		return;
+	assert_int_equal(cpulist_parse_str(buf, 0, &possible, err,
+					   sizeof(err)), 0);
+	free(buf);
+	cpulist_andnot(&off, &possible, &on);
+	list = cpulist_format_alloc(&off);
+	assert_non_null(list);
+	snprintf(path, sizeof(path), "%s/offline", cpudir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\n", list);
+	assert_int_equal(fclose(f), 0);
+	free(list);
+}
+
 /* Writes the fixture file like the kernel would, with optional EBUSY. */
 static int m_write_online(const char *path, bool online)
 {
@@ -166,7 +214,7 @@ static int m_write_online(const char *path, bool online)
 	}
 	if (!online && mock.ebusy_suffix && ends_with(path, mock.ebusy_suffix)) {
 		if (mock.raise_suffix && ends_with(path, mock.raise_suffix))
-			raise(SIGTERM);
+			raise(mock.raise_sig ? mock.raise_sig : SIGTERM);
 		return -EBUSY;
 	}
 	fd = open(path, O_WRONLY | O_TRUNC);
@@ -177,8 +225,16 @@ static int m_write_online(const char *path, bool online)
 		return -EIO;
 	}
 	close(fd);
+	if (cpu) {
+		char dir[4096];
+
+		snprintf(dir, sizeof(dir), "%.*s", (int)(cpu + 4 - path), path);
+		update_global_lists(dir, atoi(cpu + 8), online);
+	}
+	if (!online && ++mock.n_offlined == mock.kill_at_offline)
+		raise(SIGKILL);
 	if (!online && mock.raise_suffix && ends_with(path, mock.raise_suffix))
-		raise(SIGTERM);
+		raise(mock.raise_sig ? mock.raise_sig : SIGTERM);
 	return 0;
 }
 

@@ -38,9 +38,12 @@ struct mock {
 	pid_t fail_pid[4];
 	int fail_err[4];
 	const char *ebusy_suffix;	/* write_online(0) on it: -EBUSY */
-	const char *raise_suffix;	/* write_online(0) on it raises SIGTERM */
+	const char *raise_suffix;	/* write_online(0) on it raises raise_sig */
+	int raise_sig;			/* 0: SIGTERM */
 	const char *state_file;		/* must exist at first write_online */
 	bool state_seen_at_first_write;
+	int n_offlined;			/* successful write_online(0) calls */
+	int kill_at_offline;		/* SIGKILL after this many (0: never) */
 };
 extern struct mock mock;
 extern const struct nocb_ops mock_ops;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -626,19 +627,157 @@ static void hotplug_restores_after_sigkill(void **state)
 	tree_rm(t);
 }
 
+/*
+ * A 4096-CPU machine booted with "cpu0_hotplug rcu_nocbs=NOCBS" and no
+ * rcudata, so the normal CPUs are a scattered list whose text is far
+ * longer than any fixed buffer.
+ */
+static char *big_tree(const char *nocbs, struct cpulist *normal)
+{
+	char *t = tree_copy(NULL);
+	char rel[128], line[256], err[128];
+	struct cpulist off;
+
+	tree_write(t, "sys/devices/system/cpu/possible", "0-4095\n");
+	tree_write(t, "sys/devices/system/cpu/present", "0-4095\n");
+	tree_write(t, "sys/devices/system/cpu/online", "0-4095\n");
+	for (int c = 0; c < 4096; c++) {
+		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/online",
+			 c);
+		tree_write(t, rel, "1\n");
+	}
+	snprintf(line, sizeof(line), "cpu0_hotplug rcu_nocbs=%s\n", nocbs);
+	tree_write(t, "proc/cmdline", line);
+	assert_int_equal(cpulist_parse_str(nocbs, 4096, &off, err, sizeof(err)),
+			 0);
+	cpulist_clear(normal);
+	for (int c = 0; c < 4096; c++)
+		if (!cpulist_test(&off, c))
+			cpulist_set(normal, c);
+	return t;
+}
+
+static void assert_online_list(const char *t, const char *want)
+{
+	char *v = tree_read(t, "sys/devices/system/cpu/online");
+
+	assert_non_null(v);
+	assert_string_equal(v, want);
+	free(v);
+}
+
+/* JSON string value of key in a one-line document (malloc'd). */
+static char *json_value(const char *doc, const char *key)
+{
+	char pat[64];
+	const char *p, *e;
+
+	snprintf(pat, sizeof(pat), "\"%s\":\"", key);
+	p = strstr(doc, pat);
+	if (!p)
+		fail_msg("no \"%s\" string in output", key);
+	p += strlen(pat);
+	e = strchr(p, '"');
+	assert_non_null(e);
+	return strndup(p, (size_t)(e - p));
+}
+
+/*
+ * Killed with every other normal CPU offline, then a second run restores
+ * from the state file the first one wrote: every CPU must come back, and
+ * every list it prints must be complete.
+ */
+static void hotplug_4096_cpus_killed_and_restored(void **state)
+{
+	static const char *const nocbs[] = { "1-4095:1/2" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(nocbs) / sizeof(nocbs[0]); i++) {
+		struct cpulist normal, others, got;
+		char *t = big_tree(nocbs[i], &normal);
+		char *want, *want_others, *st, *v, err[128];
+		const char *p;
+		struct run r;
+		int status;
+		pid_t pid;
+
+		mock_reset();
+		others = normal;
+		cpulist_unset(&others, 0);
+		want = cpulist_format_alloc(&normal);
+		want_others = cpulist_format_alloc(&others);
+		assert_true(strlen(want_others) > 4096);
+		mock.ebusy_suffix = "/cpu0/online";
+		mock.kill_at_offline = cpulist_count(&others);
+		fflush(NULL);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			run_verb(&r, cmd_hotplug, t, false, "hotplug-check",
+				 "--force", END);
+			_exit(100);
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFSIGNALED(status));
+		assert_int_equal(WTERMSIG(status), SIGKILL);
+		/* the kill left every other normal CPU offline */
+		v = tree_read(t, "sys/devices/system/cpu/online");
+		assert_non_null(v);
+		assert_int_equal(cpulist_parse_str(v, 4096, &got, err,
+						   sizeof(err)), 0);
+		free(v);
+		cpulist_and(&got, &got, &others);
+		assert_true(cpulist_empty(&got));
+		/* the state file names all of them */
+		st = tree_read(t, "run/nocbctl/hotplug-check.state");
+		assert_non_null(st);
+		p = strchr(st, '\n');
+		assert_non_null(p);
+		assert_int_equal(cpulist_parse_str(p + 1, 4096, &got, err,
+						   sizeof(err)), 0);
+		assert_true(cpulist_equal(&got, &normal));
+		free(st);
+
+		mock_reset();
+		mock.ebusy_suffix = "/cpu0/online";
+		run_verb(&r, cmd_hotplug, t, true, "hotplug-check", "--force",
+			 END);
+		assert_int_equal(r.rc, 0);
+		assert_online_list(t, "0-4095\n");
+		assert_false(tree_exists(t, "run/nocbctl/hotplug-check.state"));
+		v = json_value(r.out, "restored_from_state");
+		assert_string_equal(v, want_others);
+		free(v);
+		v = json_value(r.out, "normal_online");
+		assert_string_equal(v, want);
+		free(v);
+		v = json_value(r.out, "restored");
+		assert_string_equal(v, want_others);
+		free(v);
+		assert_contains(r.out, "\"result\":\"refused\"");
+		run_free(&r);
+		free(want);
+		free(want_others);
+		tree_rm(t);
+	}
+}
+
 static void on_term(int sig)
 {
 	(void)sig;
 }
 
 /*
- * Run "hotplug-check --force" on tree t in a child (the mock raises
- * SIGTERM) and return its wait status. With judge, a SIGTERM handler
- * keeps the child alive and it exits with judge()'s verdict on its own
- * output; without, the signal ends it on return.
+ * Run "hotplug-check --force" on tree t in a child of its own process
+ * group (the mock raises mock.raise_sig) with the signal's disposition set
+ * to disp, and return its wait status (WUNTRACED: a stop is returned).
+ * With judge, the child exits with judge()'s verdict on its own output;
+ * without, 100 if it returns at all. *pidp (if set) gets its pid.
  */
-static int hotplug_in_child(const char *t, int (*judge)(const struct run *))
+static int hotplug_in_child(const char *t, void (*disp)(int),
+			    int (*judge)(const struct run *), pid_t *pidp)
 {
+	int sig = mock.raise_sig ? mock.raise_sig : SIGTERM;
 	int status;
 	pid_t pid;
 
@@ -646,30 +785,97 @@ static int hotplug_in_child(const char *t, int (*judge)(const struct run *))
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		struct rlimit nocore = { 0, 0 };
 		struct run r;
 
-		if (judge)
-			signal(SIGTERM, on_term);
+		setrlimit(RLIMIT_CORE, &nocore);	/* SIGQUIT */
+		setpgid(0, 0);	/* not orphaned: SIGTSTP really stops it */
+		signal(sig, disp ? disp : SIG_DFL);
 		run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force",
 			 END);
 		_exit(judge ? judge(&r) : 100);
 	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_int_equal(waitpid(pid, &status, WUNTRACED), pid);
+	if (pidp)
+		*pidp = pid;
 	return status;
 }
 
-static void hotplug_restores_on_sigterm(void **state)
+/* Every signal that ends the check brings the CPUs back first. */
+static void hotplug_restores_on_stop_signals(void **state)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM,
+				    SIGUSR1, SIGUSR2 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		char *t = hotplug_tree();
+		int status;
+
+		mock_reset();
+		mock.raise_suffix = "/cpu1/online";
+		mock.raise_sig = sigs[i];
+		status = hotplug_in_child(t, NULL, NULL, NULL);
+		if (!WIFSIGNALED(status) || WTERMSIG(status) != sigs[i])
+			fail_msg("%s: wait status %#x", strsignal(sigs[i]),
+				 status);
+		assert_all_online(t);
+		tree_rm(t);
+	}
+}
+
+static int finished_check(const struct run *r)
+{
+	return r->rc == 0 && strstr(r->out, "K3 holds") &&
+	       !strstr(r->err, "interrupted") ? 0 : 1;
+}
+
+/* nohup: an ignored SIGHUP does not interrupt the check. */
+static void hotplug_ignored_signal_does_not_stop(void **state)
 {
 	char *t = hotplug_tree();
 	int status;
 
 	(void)state;
+	mock.ebusy_suffix = "/cpu0/online";
 	mock.raise_suffix = "/cpu1/online";
-	status = hotplug_in_child(t, NULL);
-	assert_true(WIFSIGNALED(status));
-	assert_int_equal(WTERMSIG(status), SIGTERM);
+	mock.raise_sig = SIGHUP;
+	status = hotplug_in_child(t, SIG_IGN, finished_check, NULL);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
 	assert_all_online(t);
 	tree_rm(t);
+}
+
+/* Ctrl-Z mid-check: it stops only once the CPUs are back, then finishes. */
+static void hotplug_stops_after_restoring(void **state)
+{
+	static const int sigs[] = { SIGTSTP, SIGTTIN, SIGTTOU };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		char *t = hotplug_tree();
+		int status;
+		pid_t pid;
+
+		mock_reset();
+		mock.ebusy_suffix = "/cpu0/online";
+		mock.raise_suffix = "/cpu1/online";
+		mock.raise_sig = sigs[i];
+		status = hotplug_in_child(t, NULL, finished_check, &pid);
+		if (!WIFSTOPPED(status)) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			fail_msg("%s: wait status %#x", strsignal(sigs[i]),
+				 status);
+		}
+		assert_all_online(t);
+		assert_int_equal(kill(pid, SIGCONT), 0);
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+		tree_rm(t);
+	}
 }
 
 static int kept_verdict(const struct run *r)
@@ -688,7 +894,7 @@ static void hotplug_signal_after_verdict(void **state)
 	(void)state;
 	mock.ebusy_suffix = "/cpu0/online";
 	mock.raise_suffix = "/cpu0/online";
-	status = hotplug_in_child(t, kept_verdict);
+	status = hotplug_in_child(t, on_term, kept_verdict, NULL);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
 	assert_all_online(t);
@@ -721,6 +927,43 @@ static void hotplug_one_at_a_time(void **state)
 	tree_rm(t);
 }
 
+/* stdout a pipe nobody reads: the check still runs and restores. */
+static void hotplug_closed_stdout(void **state)
+{
+	char *t = hotplug_tree();
+	int status, p[2];
+	pid_t pid;
+
+	(void)state;
+	mock.ebusy_suffix = "/cpu0/online";
+	assert_int_equal(pipe(p), 0);
+	close(p[0]);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char *argv[] = { "hotplug-check", "--force", NULL };
+		struct nocb_ctx ctx;
+
+		signal(SIGPIPE, SIG_DFL);
+		nocb_ctx_init(&ctx);
+		ctx.root = t;
+		ctx.ops = &mock_ops;
+		ctx.out = fdopen(p[1], "w");
+		ctx.err = fopen("/dev/null", "w");
+		if (!ctx.out || !ctx.err)
+			_exit(101);
+		setvbuf(ctx.out, NULL, _IONBF, 0);
+		_exit(cmd_hotplug(&ctx, 2, argv));
+	}
+	close(p[1]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fail_msg("wait status %#x", status);
+	assert_all_online(t);
+	tree_rm(t);
+}
+
 int run_verb_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -748,8 +991,14 @@ int run_verb_tests(void)
 		cmocka_unit_test_setup(hotplug_violation, setup),
 		cmocka_unit_test_setup(hotplug_not_removable, setup),
 		cmocka_unit_test_setup(hotplug_restores_after_sigkill, setup),
-		cmocka_unit_test_setup(hotplug_restores_on_sigterm, setup),
+		cmocka_unit_test_setup(hotplug_4096_cpus_killed_and_restored,
+				       setup),
 		cmocka_unit_test_setup(hotplug_signal_after_verdict, setup),
+		cmocka_unit_test_setup(hotplug_restores_on_stop_signals, setup),
+		cmocka_unit_test_setup(hotplug_ignored_signal_does_not_stop,
+				       setup),
+		cmocka_unit_test_setup(hotplug_stops_after_restoring, setup),
+		cmocka_unit_test_setup(hotplug_closed_stdout, setup),
 		cmocka_unit_test_setup(hotplug_one_at_a_time, setup),
 	};
 
