@@ -210,6 +210,17 @@ int nocb_require_cap(const struct nocb_ctx *ctx, const char *verb, int cap,
 	return NOCB_EXIT_PRIV;
 }
 
+int nocb_may_act(const struct nocb_ctx *ctx, const char *verb, bool dry_run)
+{
+	if (ctx->fixture_pids && !dry_run) {
+		nocb_err(ctx, verb,
+			 "--root %s: fixture pids are not real processes; use --dry-run",
+			 ctx->root);
+		return NOCB_EXIT_USAGE;
+	}
+	return nocb_require_cap(ctx, verb, CAP_SYS_NICE, "CAP_SYS_NICE");
+}
+
 int nocb_parse_int(const char *s, long lo, long hi, int *out)
 {
 	char *e;

@@ -47,6 +47,11 @@ struct nocb_ctx {
 	FILE *out;		/* normal output (stdout) */
 	FILE *err;		/* diagnostics (stderr) */
 	const struct nocb_ops *ops;
+	/*
+	 * Set by main() for a fixture --root: its pids are not the
+	 * processes they name, so changing threads needs --dry-run.
+	 */
+	bool fixture_pids;
 };
 
 void nocb_ctx_init(struct nocb_ctx *ctx);
@@ -72,6 +77,13 @@ void nocb_err(const struct nocb_ctx *ctx, const char *what,
 /* Check a capability; on failure prints the error and returns exit 4. */
 int nocb_require_cap(const struct nocb_ctx *ctx, const char *verb, int cap,
 		     const char *capname);
+
+/*
+ * Before pin, prio or apply change threads: 2 (usage) for fixture pids
+ * without dry_run, 4 without CAP_SYS_NICE (also for a dry run, so that
+ * it answers "would this work?"), else 0. Prints the error.
+ */
+int nocb_may_act(const struct nocb_ctx *ctx, const char *verb, bool dry_run);
 
 
 

@@ -6,8 +6,6 @@
 #include "proc.h"
 #include "sysfs.h"
 
-#include <getopt.h>
-#include <linux/capability.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +20,7 @@ static void apply_help(FILE *f)
 	      "pin and set the scheduling of every offload kthread. The whole\n"
 	      "file is checked first; on any error nothing is changed.\n"
 	      "\nOptions:\n"
-	      " -c, --config=FILE   configuration file (not prefixed by --root)\n"
+	      " -C, --config=FILE   configuration file (not prefixed by --root)\n"
 	      " -n, --dry-run       show what would change, change nothing\n"
 	      " -h, --help          display this help\n"
 	      "\nExit status: 0 ok, 1 a thread failed, 2 bad file, 4 missing\n"
@@ -38,15 +36,10 @@ static void cfg_err(struct nocb_ctx *ctx, const char *file, int line,
 
 int cmd_apply(struct nocb_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct verb_args a;
 	char path[4096], err[512];
-	const char *cfg_arg = NULL;
-	bool dry_run = false;
+	const char *cfg_arg;
+	bool dry_run;
 	struct nocb_config cfg;
 	struct cpu_state cs;
 	struct pin_target pt;
@@ -55,25 +48,18 @@ int cmd_apply(struct nocb_ctx *ctx, int argc, char **argv)
 	struct json j;
 	char *buf;
 	size_t len;
-	int c, r, line;
+	int r, line;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "c:nh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c': cfg_arg = optarg; break;
-		case 'n': dry_run = true; break;
-		case 'h': apply_help(ctx->out); return NOCB_EXIT_OK;
-		default:
-			nocb_err(ctx, "apply", "bad option '%s' (see nocbctl apply --help)",
-				 argv[optind - 1]);
-			return NOCB_EXIT_USAGE;
-		}
-	}
-	if (optind != argc) {
-		nocb_err(ctx, "apply", "unexpected argument '%s'", argv[optind]);
+	r = verb_parse(ctx, "apply", OPT(OPT_CONFIG) | OPT(OPT_DRY_RUN),
+		       apply_help, argc, argv, &a);
+	if (r != VERB_PARSED)
+		return r;
+	if (a.nargs) {
+		nocb_err(ctx, "apply", "unexpected argument '%s'", a.args[0]);
 		return NOCB_EXIT_USAGE;
 	}
+	cfg_arg = a.arg[OPT_CONFIG];
+	dry_run = a.set[OPT_DRY_RUN];
 	if (cfg_arg) {
 		if (strlen(cfg_arg) >= sizeof(path)) {
 			nocb_err(ctx, "apply", "config path too long");
@@ -142,7 +128,7 @@ int cmd_apply(struct nocb_ctx *ctx, int argc, char **argv)
 		}
 		return NOCB_EXIT_OK;
 	}
-	r = nocb_require_cap(ctx, "apply", CAP_SYS_NICE, "CAP_SYS_NICE");
+	r = nocb_may_act(ctx, "apply", dry_run);
 	if (r)
 		return r;
 	if (ctx->json) {

@@ -18,7 +18,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <linux/capability.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -493,32 +492,18 @@ out_doc:
 
 int cmd_hotplug(struct nocb_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "force", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct verb_args a;
 	struct hp h;
 	sigset_t old;
-	bool force = false;
-	int c, r, lockfd;
+	int r, lockfd;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "fh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'f': force = true; break;
-		case 'h': hotplug_help(ctx->out); return NOCB_EXIT_OK;
-		default:
-			nocb_err(ctx, "hotplug-check",
-				 "bad option '%s' (see nocbctl hotplug-check --help)",
-				 argv[optind - 1]);
-			return NOCB_EXIT_USAGE;
-		}
-	}
-	if (optind != argc) {
+	r = verb_parse(ctx, "hotplug-check", OPT(OPT_FORCE), hotplug_help,
+		       argc, argv, &a);
+	if (r != VERB_PARSED)
+		return r;
+	if (a.nargs) {
 		nocb_err(ctx, "hotplug-check", "unexpected argument '%s'",
-			 argv[optind]);
+			 a.args[0]);
 		return NOCB_EXIT_USAGE;
 	}
 	r = nocb_require_cap(ctx, "hotplug-check", CAP_SYS_ADMIN,
@@ -558,7 +543,7 @@ int cmd_hotplug(struct nocb_ctx *ctx, int argc, char **argv)
 		}
 	}
 	block_signals(&h, &old);
-	r = run(&h, force);
+	r = run(&h, a.set[OPT_FORCE]);
 	close(lockfd);		/* releases the lock */
 	fflush(ctx->out);
 	fflush(ctx->err);

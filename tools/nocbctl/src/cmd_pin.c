@@ -5,8 +5,6 @@
 #include "proc.h"
 #include "sysfs.h"
 
-#include <getopt.h>
-#include <linux/capability.h>
 #include <string.h>
 
 static void pin_help(FILE *f)
@@ -28,14 +26,9 @@ static void pin_help(FILE *f)
 
 int cmd_pin(struct nocb_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *cpus_arg = NULL;
-	bool dry_run = false;
+	struct verb_args a;
+	const char *cpus_arg;
+	bool dry_run;
 	unsigned kinds;
 	struct cpu_state cs;
 	struct cpulist cpus;
@@ -43,32 +36,25 @@ int cmd_pin(struct nocb_ctx *ctx, int argc, char **argv)
 	struct act_result res;
 	struct json j;
 	char err[512];
-	int c, r;
+	int r;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "c:nh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c': cpus_arg = optarg; break;
-		case 'n': dry_run = true; break;
-		case 'h': pin_help(ctx->out); return NOCB_EXIT_OK;
-		default:
-			nocb_err(ctx, "pin", "bad option '%s' (see nocbctl pin --help)",
-				 argv[optind - 1]);
-			return NOCB_EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1) {
+	r = verb_parse(ctx, "pin", OPT(OPT_CPUS) | OPT(OPT_DRY_RUN), pin_help,
+		       argc, argv, &a);
+	if (r != VERB_PARSED)
+		return r;
+	if (a.nargs != 1) {
 		nocb_err(ctx, "pin",
 			 "expected one of rcuo, rcuog, rcuop (see nocbctl pin --help)");
 		return NOCB_EXIT_USAGE;
 	}
-	kinds = kt_select(argv[optind]);
+	kinds = kt_select(a.args[0]);
 	if (!kinds) {
 		nocb_err(ctx, "pin", "'%s': expected rcuo, rcuog or rcuop",
-			 argv[optind]);
+			 a.args[0]);
 		return NOCB_EXIT_USAGE;
 	}
+	cpus_arg = a.arg[OPT_CPUS];
+	dry_run = a.set[OPT_DRY_RUN];
 	if (!cpus_arg) {
 		nocb_err(ctx, "pin", "--cpus=LIST is required");
 		return NOCB_EXIT_USAGE;
@@ -81,7 +67,7 @@ int cmd_pin(struct nocb_ctx *ctx, int argc, char **argv)
 		nocb_err(ctx, "pin", "--cpus=%s: %s", cpus_arg, err);
 		return NOCB_EXIT_USAGE;
 	}
-	r = nocb_require_cap(ctx, "pin", CAP_SYS_NICE, "CAP_SYS_NICE");
+	r = nocb_may_act(ctx, "pin", dry_run);
 	if (r)
 		return r;
 	t.rcuog = &cpus;

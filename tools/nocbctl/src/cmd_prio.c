@@ -5,8 +5,6 @@
 #include "proc.h"
 #include "sysfs.h"
 
-#include <getopt.h>
-#include <linux/capability.h>
 #include <sched.h>
 #include <string.h>
 
@@ -29,49 +27,36 @@ static void prio_help(FILE *f)
 
 int cmd_prio(struct nocb_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "policy", required_argument, NULL, 'p' },
-		{ "priority", required_argument, NULL, 'P' },
-		{ "nice", required_argument, NULL, 'N' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *policy_arg = NULL, *prio_arg = NULL, *nice_arg = NULL;
-	bool dry_run = false;
+	struct verb_args a;
+	const char *policy_arg, *prio_arg, *nice_arg;
+	bool dry_run;
 	unsigned kinds;
 	struct cpu_state cs;
 	struct prio_target t = { 0 };
 	struct act_result res;
 	struct json j;
-	int c, r;
+	int r;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "p:P:N:nh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'p': policy_arg = optarg; break;
-		case 'P': prio_arg = optarg; break;
-		case 'N': nice_arg = optarg; break;
-		case 'n': dry_run = true; break;
-		case 'h': prio_help(ctx->out); return NOCB_EXIT_OK;
-		default:
-			nocb_err(ctx, "prio", "bad option '%s' (see nocbctl prio --help)",
-				 argv[optind - 1]);
-			return NOCB_EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1) {
+	r = verb_parse(ctx, "prio", OPT(OPT_POLICY) | OPT(OPT_PRIORITY) |
+		       OPT(OPT_NICE) | OPT(OPT_DRY_RUN), prio_help, argc, argv,
+		       &a);
+	if (r != VERB_PARSED)
+		return r;
+	if (a.nargs != 1) {
 		nocb_err(ctx, "prio",
 			 "expected one of rcuo, rcuog, rcuop (see nocbctl prio --help)");
 		return NOCB_EXIT_USAGE;
 	}
-	kinds = kt_select(argv[optind]);
+	kinds = kt_select(a.args[0]);
 	if (!kinds) {
 		nocb_err(ctx, "prio", "'%s': expected rcuo, rcuog or rcuop",
-			 argv[optind]);
+			 a.args[0]);
 		return NOCB_EXIT_USAGE;
 	}
+	policy_arg = a.arg[OPT_POLICY];
+	prio_arg = a.arg[OPT_PRIORITY];
+	nice_arg = a.arg[OPT_NICE];
+	dry_run = a.set[OPT_DRY_RUN];
 	if (!policy_arg) {
 		nocb_err(ctx, "prio", "--policy=fifo|rr|other is required");
 		return NOCB_EXIT_USAGE;
@@ -115,7 +100,7 @@ int cmd_prio(struct nocb_ctx *ctx, int argc, char **argv)
 	}
 	if (sysfs_read_cpus(ctx, "prio", &cs))
 		return NOCB_EXIT_FAIL;
-	r = nocb_require_cap(ctx, "prio", CAP_SYS_NICE, "CAP_SYS_NICE");
+	r = nocb_may_act(ctx, "prio", dry_run);
 	if (r)
 		return r;
 	if (ctx->json) {

@@ -6,7 +6,6 @@
 #include "sysfs.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +21,7 @@ static void stats_help(FILE *f)
 	      "\nOptions:\n"
 	      " -c, --cpus=LIST       only these CPUs (kernel cpulist syntax)\n"
 	      " -w, --watch=SECONDS   sample every SECONDS and show per-second rates\n"
-	      " -n, --count=N         stop after N samples (needed with --json)\n"
+	      "     --count=N         stop after N samples (needed with --json)\n"
 	      " -h, --help            display this help\n"
 	      "\nExit status: 0 ok, 1 rcudata unreadable or malformed, 2 bad input,\n"
 	      "3 kernel without rcudata, 4 not allowed to read debugfs.\n"
@@ -150,40 +149,27 @@ static int sample(struct nocb_ctx *ctx, struct rcudata *rd)
 
 int cmd_stats(struct nocb_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "watch", required_argument, NULL, 'w' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *cpus_arg = NULL, *watch_arg = NULL, *count_arg = NULL;
+	struct verb_args a;
+	const char *cpus_arg, *watch_arg, *count_arg;
 	double interval = 0, t0, tprev;
-	int count = 0, c, r;
+	int count = 0, r;
 	struct cpulist filter;
 	struct cpu_state cs;
 	struct rcudata prev = { 0 }, cur = { 0 };
 	struct json j;
 	char err[512];
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "c:w:n:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c': cpus_arg = optarg; break;
-		case 'w': watch_arg = optarg; break;
-		case 'n': count_arg = optarg; break;
-		case 'h': stats_help(ctx->out); return NOCB_EXIT_OK;
-		default:
-			nocb_err(ctx, "stats", "bad option '%s' (see nocbctl stats --help)",
-				 argv[optind - 1]);
-			return NOCB_EXIT_USAGE;
-		}
-	}
-	if (optind != argc) {
-		nocb_err(ctx, "stats", "unexpected argument '%s'", argv[optind]);
+	r = verb_parse(ctx, "stats", OPT(OPT_CPUS) | OPT(OPT_WATCH) |
+		       OPT(OPT_COUNT), stats_help, argc, argv, &a);
+	if (r != VERB_PARSED)
+		return r;
+	if (a.nargs) {
+		nocb_err(ctx, "stats", "unexpected argument '%s'", a.args[0]);
 		return NOCB_EXIT_USAGE;
 	}
+	cpus_arg = a.arg[OPT_CPUS];
+	watch_arg = a.arg[OPT_WATCH];
+	count_arg = a.arg[OPT_COUNT];
 	if (watch_arg) {
 		char *e;
 

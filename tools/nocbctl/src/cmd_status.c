@@ -6,7 +6,6 @@
 #include "proc.h"
 #include "sysfs.h"
 
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,10 +296,7 @@ static void print_json(struct nocb_ctx *ctx, const struct cpu_state *cs,
 
 int cmd_status(struct nocb_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct verb_args a;
 	struct cpu_state cs;
 	struct offload_info *oi;
 	struct kthread_list kl;
@@ -308,20 +304,11 @@ int cmd_status(struct nocb_ctx *ctx, int argc, char **argv)
 	struct warnings w = { 0 };
 	int c;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			status_help(ctx->out);
-			return NOCB_EXIT_OK;
-		}
-		nocb_err(ctx, "status", "bad option '%s' (see nocbctl status --help)",
-			 argv[optind - 1]);
-		return NOCB_EXIT_USAGE;
-	}
-	if (optind != argc) {
-		nocb_err(ctx, "status", "unexpected argument '%s'",
-			 argv[optind]);
+	c = verb_parse(ctx, "status", 0, status_help, argc, argv, &a);
+	if (c != VERB_PARSED)
+		return c;
+	if (a.nargs) {
+		nocb_err(ctx, "status", "unexpected argument '%s'", a.args[0]);
 		return NOCB_EXIT_USAGE;
 	}
 	if (sysfs_read_cpus(ctx, "status", &cs))

@@ -7,6 +7,8 @@
  */
 #include "verbs.h"
 
+#include <errno.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,18 +19,17 @@
 struct verb {
 	const char *name;
 	int (*run)(struct nocb_ctx *ctx, int argc, char **argv);
-	bool acts_on_pids;	/* refuses a fixture --root without --dry-run */
 	const char *summary;
 };
 
 static const struct verb verbs[] = {
-	{ "status", cmd_status, false,
+	{ "status", cmd_status,
 	  "show offloaded CPUs, offload kthreads and warnings" },
-	{ "stats", cmd_stats, false, "per-CPU callback counts (and rates)" },
-	{ "pin", cmd_pin, true, "set allowed CPUs of offload kthreads" },
-	{ "prio", cmd_prio, true, "set scheduling of offload kthreads" },
-	{ "apply", cmd_apply, true, "apply /etc/nocbctl.conf (pin + prio)" },
-	{ "hotplug-check", cmd_hotplug, false,
+	{ "stats", cmd_stats, "per-CPU callback counts (and rates)" },
+	{ "pin", cmd_pin, "set allowed CPUs of offload kthreads" },
+	{ "prio", cmd_prio, "set scheduling of offload kthreads" },
+	{ "apply", cmd_apply, "apply /etc/nocbctl.conf (pin + prio)" },
+	{ "hotplug-check", cmd_hotplug,
 	  "confirm the last normal CPU refuses to go offline" },
 };
 
@@ -51,70 +52,92 @@ static void usage(FILE *f)
 	      "\nFor more details see nocbctl(8).\n", f);
 }
 
-/* Does the verb's argv contain option a or its short form s? */
-static bool has_arg(int argc, char **argv, const char *a, const char *s)
+/*
+ * With a fixture --root the pids under DIR/proc are not real processes
+ * (small ones are real host tasks): the verbs refuse to act without
+ * --dry-run (ctx->fixture_pids), and should one get past that, these
+ * refuse every change of a thread.
+ */
+static int refuse_affinity(pid_t pid, const struct cpulist *cpus)
 {
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], a) || !strcmp(argv[i], s))
-			return true;
-	return false;
+	(void)pid;
+	(void)cpus;
+	return -EPERM;
+}
+
+static int refuse_scheduler(pid_t pid, int policy, int priority)
+{
+	(void)pid;
+	(void)policy;
+	(void)priority;
+	return -EPERM;
+}
+
+static int refuse_nice(pid_t pid, int nice)
+{
+	(void)pid;
+	(void)nice;
+	return -EPERM;
 }
 
 int main(int argc, char **argv)
 {
+	/* long options return 256 + n, as in src/opts.c */
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 256 },
+		{ "root", required_argument, NULL, 257 },
+		{ "help", no_argument, NULL, 258 },
+		{ "version", no_argument, NULL, 259 },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct nocb_ops fixture_ops;
 	struct nocb_ctx ctx;
-	int i;
+	bool root_given = false;
+	int c;
 
 	nocb_ctx_init(&ctx);
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
+	opterr = 0;
+	/* "+": stop at the verb; its options are its own */
+	while ((c = getopt_long(argc, argv, "+:jr:hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': case 256:
 			ctx.json = true;
-		} else if (!strcmp(a, "-r") || !strcmp(a, "--root")) {
-			if (i + 1 >= argc) {
-				nocb_err(&ctx, "--root", "needs a directory");
-				return NOCB_EXIT_USAGE;
-			}
-			ctx.root = argv[++i];
-		} else if (!strncmp(a, "--root=", 7)) {
-			ctx.root = a + 7;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			break;
+		case 'r': case 257:
+			ctx.root = optarg;
+			root_given = true;
+			break;
+		case 'h': case 258:
 			usage(stdout);
 			return NOCB_EXIT_OK;
-		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+		case 'V': case 259:
 			printf("nocbctl %s\n", NOCBCTL_VERSION);
 			return NOCB_EXIT_OK;
-		} else {
-			nocb_err(&ctx, a, "unknown option (see nocbctl --help)");
+		default:
+			opt_error(&ctx, NULL, opts, c, argv);
 			return NOCB_EXIT_USAGE;
 		}
 	}
-	if (!ctx.root[0] && i > 1 && !strcmp(argv[i - 1], "--root=")) {
+	/* "" would silently mean the real system */
+	if (root_given && !ctx.root[0]) {
 		nocb_err(&ctx, "--root", "empty directory name");
 		return NOCB_EXIT_USAGE;
 	}
-	if (i >= argc) {
+	if (optind >= argc) {
 		nocb_err(&ctx, "nocbctl", "no command (see nocbctl --help)");
 		return NOCB_EXIT_USAGE;
 	}
-	for (size_t v = 0; v < sizeof(verbs) / sizeof(verbs[0]); v++) {
-		if (strcmp(argv[i], verbs[v].name))
-			continue;
-		/*
-		 * Fixture pids are not real processes: never call
-		 * sched_setaffinity() & co. on them.
-		 */
-		if (verbs[v].acts_on_pids && nocb_ctx_has_fixture_root(&ctx) &&
-		    !has_arg(argc - i, argv + i, "--dry-run", "-n") &&
-		    !has_arg(argc - i, argv + i, "--help", "-h")) {
-			nocb_err(&ctx, verbs[v].name,
-				 "--root %s: fixture pids are not real processes; use --dry-run",
-				 ctx.root);
-			return NOCB_EXIT_USAGE;
-		}
-		return verbs[v].run(&ctx, argc - i, argv + i);
+	if (nocb_ctx_has_fixture_root(&ctx)) {
+		fixture_ops = nocb_real_ops;
+		fixture_ops.set_affinity = refuse_affinity;
+		fixture_ops.set_scheduler = refuse_scheduler;
+		fixture_ops.set_nice = refuse_nice;
+		ctx.ops = &fixture_ops;
+		ctx.fixture_pids = true;
 	}
-	nocb_err(&ctx, argv[i], "unknown command (see nocbctl --help)");
+	for (size_t v = 0; v < sizeof(verbs) / sizeof(verbs[0]); v++)
+		if (!strcmp(argv[optind], verbs[v].name))
+			return verbs[v].run(&ctx, argc - optind, argv + optind);
+	nocb_err(&ctx, argv[optind], "unknown command (see nocbctl --help)");
 	return NOCB_EXIT_USAGE;
 }

@@ -20,6 +20,49 @@ int cmd_prio(struct nocb_ctx *ctx, int argc, char **argv);
 int cmd_apply(struct nocb_ctx *ctx, int argc, char **argv);
 int cmd_hotplug(struct nocb_ctx *ctx, int argc, char **argv);
 
+/* Every option a verb may take (src/opts.c holds names and letters). */
+enum verb_opt {
+	OPT_JSON,	/* -j, also a global option; every verb takes it */
+	OPT_HELP,	/* -h; every verb takes it */
+	OPT_CPUS,	/* -c */
+	OPT_DRY_RUN,	/* -n */
+	OPT_WATCH,	/* -w */
+	OPT_COUNT,	/* long only */
+	OPT_POLICY,	/* -p */
+	OPT_PRIORITY,	/* -P */
+	OPT_NICE,	/* -N */
+	OPT_CONFIG,	/* -C */
+	OPT_FORCE,	/* -f */
+	OPT_N,
+};
+#define OPT(o) (1u << (o))
+
+struct verb_args {
+	bool set[OPT_N];	/* option given */
+	const char *arg[OPT_N];	/* its argument (the last one given) */
+	int nargs;		/* operands */
+	char **args;
+};
+
+#define VERB_PARSED (-1)
+
+/*
+ * Parse a verb's argv (argv[0] is the verb) taking the options in mask,
+ * --json and --help. Returns VERB_PARSED to go on, or the exit code after
+ * printing the help (0) or a one-line usage error (2).
+ */
+int verb_parse(struct nocb_ctx *ctx, const char *verb, unsigned mask,
+	       void (*help)(FILE *), int argc, char **argv,
+	       struct verb_args *a);
+
+struct option;
+/*
+ * Print the usage error for getopt_long()'s '?' or ':' (c) on lo, naming
+ * the option; verb NULL for the global options.
+ */
+void opt_error(const struct nocb_ctx *ctx, const char *verb,
+	       const struct option *lo, int c, char **argv);
+
 struct act_result {
 	int changed, unchanged, would_change, failed, vanished;
 };

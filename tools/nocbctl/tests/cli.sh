@@ -7,18 +7,21 @@ N=${NOCBCTL:?}
 F=${FIXTURES:?}
 pass=0 fail=0
 export ASAN_OPTIONS=detect_leaks=1
+# private files: two make check runs in one checkout must not share them
+O=$(mktemp) E=$(mktemp) T=$(mktemp -d)
+trap 'rm -rf "$O" "$E" "$T"' EXIT
 
 # expect RC DESCRIPTION -- command...
 expect() {
 	local want=$1 desc=$2; shift 3
-	"$@" >/tmp/nocbctl-cli.out 2>/tmp/nocbctl-cli.err
+	"$@" >$O 2>$E
 	local rc=$?
 	if [ "$rc" = "$want" ]; then
 		pass=$((pass + 1))
 	else
 		fail=$((fail + 1))
 		echo "FAIL: $desc: exit $rc, expected $want"
-		sed 's/^/  | /' /tmp/nocbctl-cli.out /tmp/nocbctl-cli.err
+		sed 's/^/  | /' $O $E
 	fi
 }
 json_ok() {
@@ -31,22 +34,22 @@ json_ok() {
 }
 one_line_err() {
 	local desc=$1
-	if [ "$(wc -l </tmp/nocbctl-cli.err)" = 1 ] &&
-	   grep -q '^nocbctl: ' /tmp/nocbctl-cli.err &&
-	   [ ! -s /tmp/nocbctl-cli.out ]; then
+	if [ "$(wc -l <$E)" = 1 ] &&
+	   grep -q '^nocbctl: ' $E &&
+	   [ ! -s $O ]; then
 		pass=$((pass + 1))
 	else
 		fail=$((fail + 1)); echo "FAIL: $desc: not a one-line error"
-		cat /tmp/nocbctl-cli.err
+		cat $E
 	fi
 }
 
 expect 0 "--version" -- "$N" --version
-grep -q '^nocbctl [0-9]' /tmp/nocbctl-cli.out && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: version text"; }
+grep -q '^nocbctl [0-9]' $O && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: version text"; }
 expect 0 "--help" -- "$N" --help
 for v in status stats pin prio apply hotplug-check; do
 	expect 0 "$v --help" -- "$N" "$v" --help
-	grep -q "^ nocbctl $v" /tmp/nocbctl-cli.out && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: $v --help usage line"; }
+	grep -q "^ nocbctl $v" $O && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: $v --help usage line"; }
 done
 expect 2 "no command" -- "$N"
 expect 2 "unknown command" -- "$N" frobnicate
@@ -71,10 +74,64 @@ done
 expect 2 "prio priority 100" -- "$N" --root "$F/cpu4" prio rcuo --policy=fifo --priority=100 --dry-run
 one_line_err "prio priority 100"
 expect 0 "pin --dry-run" -- "$N" --root "$F/cpu4" pin rcuo --cpus=0 --dry-run
-grep -c 'would change (' /tmp/nocbctl-cli.out | grep -qx 6 && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: 6 would change"; }
+grep -c 'would change (' $O | grep -qx 6 && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: 6 would change"; }
 # a fixture root never leads to syscalls on real pids
 expect 2 "pin with fixture root needs --dry-run" -- "$N" --root "$F/cpu4" pin rcuo --cpus=0
 one_line_err "pin with fixture root"
+
+# err_has TEXT: the last command's stderr contains TEXT
+err_has() {
+	if grep -qF -- "$1" "$E"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1)); echo "FAIL: stderr lacks '$1':"; cat "$E"
+	fi
+}
+
+# Global options go through getopt_long like the verbs'.
+expect 0 "-- before the command" -- "$N" --root "$F/cpu4" -- status
+json_ok "-j -r DIR" "$N" -j -r "$F/cpu4" status
+json_ok "-jr DIR" "$N" -jr "$F/cpu4" status
+json_ok "--root=DIR --json" "$N" --root="$F/cpu4" --json status
+json_ok "status --json" "$N" -r "$F/cpu4" status --json
+json_ok "stats -j" "$N" -r "$F/cpu4" stats -j
+expect 2 "--root ''" -- "$N" --root "" status
+one_line_err "--root ''"
+expect 2 "--root=" -- "$N" --root= status
+one_line_err "--root="
+# Errors name the option.
+expect 2 "--root without DIR" -- "$N" --root
+err_has "nocbctl: --root: needs an argument"
+expect 2 "unknown short global option" -- "$N" -x status
+err_has "nocbctl: -x: unknown option"
+expect 2 "pin --cpus without LIST" -- "$N" -r "$F/cpu4" pin rcuo --dry-run --cpus
+err_has "nocbctl: pin: --cpus: needs an argument"
+expect 2 "stats -c without LIST" -- "$N" -r "$F/cpu4" stats -c
+err_has "nocbctl: stats: -c: needs an argument"
+expect 2 "stats -n is not --count" -- "$N" -r "$F/cpu4" stats -w 1 -n 2
+err_has "nocbctl: stats: -n: unknown option"
+expect 2 "--dry-run=x" -- "$N" -r "$F/cpu4" pin rcuo -c 0 --dry-run=x
+err_has "nocbctl: pin: --dry-run: takes no argument"
+expect 2 "prio --p is ambiguous" -- "$N" -r "$F/cpu4" prio rcuo --p=fifo -n
+err_has "nocbctl: prio: --p: ambiguous option"
+
+# The fixture guard is decided after parsing. Fixture pids far above any
+# real one: should the guard fail, no host task is touched.
+mkdir -p "$T/fx" && cp -a "$F/cpu4/." "$T/fx/"
+for p in 12 13 14 15 16 17; do mv "$T/fx/proc/$p" "$T/fx/proc/41940$p"; done
+printf 'cpus = 0\n' > "$T/--dry-run"
+expect 2 "apply --config --dry-run (a file of that name)" -- \
+	"$N" --root "$T/fx" apply --config "$T/--dry-run"
+one_line_err "apply --config --dry-run"
+expect 2 "apply -C --dry-run (a file of that name)" -- \
+	"$N" --root "$T/fx" apply -C "$T/--dry-run"
+expect 2 "prio without --dry-run" -- "$N" --root "$T/fx" prio rcuo -p fifo -P 1
+one_line_err "prio with fixture root"
+expect 0 "pin --dry (getopt abbreviation)" -- "$N" --root "$T/fx" pin rcuo --cpus=0 --dry
+grep -c 'would change (' "$O" | grep -qx 6 && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: --dry: 6 would change"; }
+expect 0 "apply --dry -C FILE" -- "$N" --root "$T/fx" apply --dry -C "$T/--dry-run"
+expect 0 "apply -n" -- "$N" --root "$T/fx" apply -n -C "$T/--dry-run"
+json_ok "hotplug-check --json" "$N" -r "$T/fx" hotplug-check --json
 
 echo "cli.sh: $pass passed, $fail failed"
 [ "$fail" = 0 ]
