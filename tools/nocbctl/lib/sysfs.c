@@ -99,6 +99,38 @@ int sysfs_cpu_hotpluggable(const struct nocb_ctx *ctx, int cpu)
 	return access(path, F_OK) == 0;
 }
 
+int sysfs_usable_cpus(const struct cpu_state *cs, struct cpulist *s,
+		      struct cpulist *dropped, char *err, size_t errlen)
+{
+	struct cpulist on;
+
+	cpulist_clear(dropped);
+	if (cpulist_validate(s, &cs->possible, NULL, err, errlen))
+		return -1;
+	cpulist_and(&on, s, &cs->online);
+	if (cpulist_empty(&on)) {
+		/* says which are not online */
+		cpulist_validate(s, &cs->possible, &cs->online, err, errlen);
+		return -1;
+	}
+	cpulist_andnot(dropped, s, &on);
+	*s = on;
+	return 0;
+}
+
+void sysfs_note_dropped(const struct nocb_ctx *ctx, const char *what,
+			const struct cpulist *dropped,
+			const struct cpulist *used)
+{
+	char *d = cpulist_format_alloc(dropped);
+	char *u = cpulist_format_alloc(used);
+
+	nocb_err(ctx, what, "CPUs %s are offline; using %s", d ? d : "?",
+		 u ? u : "?");
+	free(d);
+	free(u);
+}
+
 int sysfs_cpu_online(const struct nocb_ctx *ctx, int cpu)
 {
 	char path[4096];

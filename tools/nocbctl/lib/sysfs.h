@@ -35,4 +35,19 @@ int sysfs_cpu_hotpluggable(const struct nocb_ctx *ctx, int cpu);
  */
 int sysfs_cpu_online(const struct nocb_ctx *ctx, int cpu);
 
+/*
+ * A CPU list to pin to: every CPU must be possible, and it is narrowed to
+ * the online ones (one offline CPU must not stop the others being used;
+ * its kthreads are re-pinned when it comes back). The CPUs dropped go to
+ * *dropped. Returns 0, or -1 with the reason in err when a CPU is not
+ * possible or none is online.
+ */
+int sysfs_usable_cpus(const struct cpu_state *cs, struct cpulist *s,
+		      struct cpulist *dropped, char *err, size_t errlen);
+
+/* "nocbctl: WHAT: CPUs D are offline; using S" for what was dropped. */
+void sysfs_note_dropped(const struct nocb_ctx *ctx, const char *what,
+			const struct cpulist *dropped,
+			const struct cpulist *used);
+
 #endif

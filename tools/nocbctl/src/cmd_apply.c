@@ -86,20 +86,31 @@ int cmd_apply(struct nocb_ctx *ctx, int argc, char **argv)
 	{
 		static const enum cfg_key keys[] = { CFG_CPUS, CFG_RCUOG_CPUS,
 						     CFG_RCUOP_CPUS };
-		const struct cpulist *sets[] = { &cfg.cpus, &cfg.rcuog_cpus,
-						 &cfg.rcuop_cpus };
+		struct cpulist *sets[] = { &cfg.cpus, &cfg.rcuog_cpus,
+					   &cfg.rcuop_cpus };
+		struct cpulist dropped[3];
 		char why[400];
 
+		/* all lists are checked before any note or change */
 		for (int i = 0; i < 3; i++) {
 			if (!cfg.line[keys[i]])
 				continue;
-			if (cpulist_validate(sets[i], &cs.possible, &cs.online,
-					     why, sizeof(why))) {
+			if (sysfs_usable_cpus(&cs, sets[i], &dropped[i], why,
+					      sizeof(why))) {
 				snprintf(err, sizeof(err), "%s: %s",
 					 config_key_name(keys[i]), why);
 				cfg_err(ctx, path, cfg.line[keys[i]], err);
 				return NOCB_EXIT_USAGE;
 			}
+		}
+		for (int i = 0; i < 3; i++) {
+			char what[4200];
+
+			if (!cfg.line[keys[i]] || cpulist_empty(&dropped[i]))
+				continue;
+			snprintf(what, sizeof(what), "%s:%d: %s", path,
+				 cfg.line[keys[i]], config_key_name(keys[i]));
+			sysfs_note_dropped(ctx, what, &dropped[i], sets[i]);
 		}
 	}
 	pt.rcuog = cfg.line[CFG_RCUOG_CPUS] ? &cfg.rcuog_cpus :

@@ -15,7 +15,8 @@ static void pin_help(FILE *f)
 	      "(rcuo: rcuog/N and rcuop/N; rcuog or rcuop: one kind).\n"
 	      "\nOptions:\n"
 	      " -c, --cpus=LIST   CPUs the kthreads may run on, kernel cpulist\n"
-	      "                   syntax (0-3,5,8-15:2); must be possible and online\n"
+	      "                   syntax (0-3,5,8-15:1/2); must be possible, and\n"
+	      "                   those online are used (at least one)\n"
 	      " -n, --dry-run     show what would change, change nothing\n"
 	      " -h, --help        display this help\n"
 	      "\nEach thread is reported as changed, unchanged, would change,\n"
@@ -31,7 +32,7 @@ int cmd_pin(struct nocb_ctx *ctx, int argc, char **argv)
 	bool dry_run;
 	unsigned kinds;
 	struct cpu_state cs;
-	struct cpulist cpus;
+	struct cpulist cpus, dropped;
 	struct pin_target t;
 	struct act_result res;
 	struct json j;
@@ -62,11 +63,12 @@ int cmd_pin(struct nocb_ctx *ctx, int argc, char **argv)
 	if (sysfs_read_cpus(ctx, "pin", &cs))
 		return NOCB_EXIT_FAIL;
 	if (cpulist_parse_str(cpus_arg, cs.nbits, &cpus, err, sizeof(err)) ||
-	    cpulist_validate(&cpus, &cs.possible, &cs.online, err,
-			     sizeof(err))) {
+	    sysfs_usable_cpus(&cs, &cpus, &dropped, err, sizeof(err))) {
 		nocb_err(ctx, "pin", "--cpus=%s: %s", cpus_arg, err);
 		return NOCB_EXIT_USAGE;
 	}
+	if (!cpulist_empty(&dropped))
+		sysfs_note_dropped(ctx, "pin: --cpus", &dropped, &cpus);
 	r = nocb_may_act(ctx, "pin", dry_run);
 	if (r)
 		return r;

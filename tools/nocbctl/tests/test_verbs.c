@@ -492,6 +492,53 @@ static void apply_bad_config_changes_nothing(void **state)
 	tree_rm(t);
 }
 
+/*
+ * One configured CPU offline: the others are used (every nocbctl-online@
+ * run would fail otherwise); none online is an error and changes nothing.
+ */
+static void apply_with_a_cpu_offline(void **state)
+{
+	char *t = tree_copy("cpu4-offline");	/* CPU 2 offline */
+	struct run r;
+
+	(void)state;
+	tree_write(t, "etc/nocbctl.conf", "cpus = 0,2\nrcuog.cpus = 2-3\n");
+	run_verb(&r, cmd_apply, t, false, "apply", END);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(mock.n_aff, 6);
+	assert_int_equal(mock.aff_pid[0], 12);
+	assert_string_equal(mock.aff_cpus[0], "3");	/* rcuog: 2-3 */
+	for (int i = 2; i < 6; i++)
+		assert_string_equal(mock.aff_cpus[i], "0");
+	assert_contains(r.err, "/etc/nocbctl.conf:1: cpus: CPUs 2 are offline; using 0\n");
+	assert_contains(r.err, "/etc/nocbctl.conf:2: rcuog.cpus: CPUs 2 are offline; using 3\n");
+	run_free(&r);
+	mock_reset();
+	tree_write(t, "etc/nocbctl.conf", "cpus = 0\nrcuop.cpus = 2\n");
+	run_verb(&r, cmd_apply, t, false, "apply", END);
+	assert_int_equal(r.rc, 2);
+	assert_contains(r.err, ":2: rcuop.cpus: CPU 2 not online");
+	assert_int_equal(mock.n_aff + mock.n_sched + mock.n_nice, 0);
+	run_free(&r);
+	tree_rm(t);
+}
+
+static void pin_with_a_cpu_offline(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_verb(&r, cmd_pin, fx("cpu4-offline"), true, "pin", "rcuo",
+		 "--cpus=0,2", END);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(mock.n_aff, 6);
+	for (int i = 0; i < 6; i++)
+		assert_string_equal(mock.aff_cpus[i], "0");
+	assert_contains(r.out, "\"cpus\":\"0\"");
+	assert_string_equal(r.err, "nocbctl: pin: --cpus: CPUs 2 are offline; using 0\n");
+	run_free(&r);
+}
+
 static void apply_idempotent(void **state)
 {
 	char *t = tree_copy("cpu4-pinned");
@@ -987,6 +1034,8 @@ int run_verb_tests(void)
 		cmocka_unit_test_setup(apply_config, setup),
 		cmocka_unit_test_setup(apply_bad_config_changes_nothing, setup),
 		cmocka_unit_test_setup(apply_idempotent, setup),
+		cmocka_unit_test_setup(apply_with_a_cpu_offline, setup),
+		cmocka_unit_test_setup(pin_with_a_cpu_offline, setup),
 		cmocka_unit_test_setup(hotplug_refused, setup),
 		cmocka_unit_test_setup(hotplug_violation, setup),
 		cmocka_unit_test_setup(hotplug_not_removable, setup),
