@@ -6,7 +6,9 @@
  * A pinned hrtimer on each selected CPU fires every period_us and queues
  * rate * period_us / 1e6 callbacks with call_rcu().  With queue=0 the timer
  * runs but queues nothing: the generator's own noise floor.  Statistics
- * are in /sys/kernel/debug/cbload/stats.  Unloading stops the timers and
+ * are in /sys/kernel/debug/cbload/stats.  Writing to .../stop stops the
+ * timers and waits for every queued callback, so that the final counts can
+ * be read and compared with rcudata's.  Unloading stops the timers and
  * waits in rcu_barrier() for every queued callback before the module text
  * and data go away.
  *
@@ -156,6 +158,29 @@ static int stats_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
 
+static void cbload_stop(void)
+{
+	int cpu;
+
+	for_each_cpu(cpu, load_mask)
+		hrtimer_cancel(&per_cpu_ptr(&cbload_pcpu, cpu)->timer);
+	/* Every callback still queued references this module's code. */
+	rcu_barrier();
+}
+
+static ssize_t stop_write(struct file *file, const char __user *ubuf,
+			  size_t len, loff_t *ppos)
+{
+	cbload_stop();
+	return len;
+}
+
+static const struct file_operations stop_fops = {
+	.owner = THIS_MODULE,
+	.write = stop_write,
+	.llseek = noop_llseek,
+};
+
 static int __init cbload_init(void)
 {
 	int cpu, ret;
@@ -197,6 +222,7 @@ static int __init cbload_init(void)
 
 	dir = debugfs_create_dir("cbload", NULL);
 	debugfs_create_file("stats", 0444, dir, NULL, &stats_fops);
+	debugfs_create_file("stop", 0200, dir, NULL, &stop_fops);
 	pr_info("cbload: cpus=%*pbl rate=%lu/s work_ns=%u period_us=%u queue=%d\n",
 		cpumask_pr_args(load_mask), rate, work_ns, period_us, queue);
 	return 0;
@@ -210,13 +236,8 @@ free_mask:
 
 static void __exit cbload_exit(void)
 {
-	int cpu;
-
 	debugfs_remove_recursive(dir);
-	for_each_cpu(cpu, load_mask)
-		hrtimer_cancel(&per_cpu_ptr(&cbload_pcpu, cpu)->timer);
-	/* Every callback still queued references this module's code. */
-	rcu_barrier();
+	cbload_stop();
 	WARN_ON(atomic_long_read(&pending));
 	kmem_cache_destroy(cb_cache);
 	free_cpumask_var(load_mask);
