@@ -19,12 +19,14 @@ KVM        ?= 0
 
 .PHONY: help all kernel image stage qemu check test guest-test check-patches \
 	export-patches bisect-build install clean fuzz reliability torture \
-	hotplug-stress bench
+	hotplug-stress bench test-debug
 
 help:
 	@echo "make qemu      build kernel + image, boot it (CMDLINE='$(CMDLINE)' SMP=$(SMP) KVM=0|1)"
 	@echo "make test      every unit test and every guest test (installs what it needs)"
 	@echo "make kernel    patched guest kernel in build/kernel-obj (ccache in /var/cache/nocb)"
+	@echo "make kernel FLAVOR=debug   the same with lockdep, PROVE_RCU, KASAN, ... in build/kernel-obj-debug"
+	@echo "make test-debug              the module-free guest tests on the debug flavor"
 	@echo "make image     Debian bookworm guest image in build/image"
 	@echo "make check     unit tests only (no VM)"
 	@echo "make guest-test [GUEST_TESTS=...]  guest tests only"
@@ -44,7 +46,7 @@ kernel:
 	@v=$$(dpkg-query -W -f='$${Version}' linux-source-6.1); [ "$$v" = "$(TESTED_LINUX_SOURCE)" ] || \
 		echo "make: warning: linux-source-6.1 is $$v; the series was tested on $(TESTED_LINUX_SOURCE)" >&2
 	@tools/kernel/build.sh
-	@$(MAKE) -s -C tools/cbload >/dev/null
+	@[ -n "$(FLAVOR)" ] || $(MAKE) -s -C tools/cbload >/dev/null
 
 # Tools and units installed into a staging tree that mkosi copies in.
 stage:
@@ -106,6 +108,18 @@ reliability: kernel image
 	tools/run-tests --guest $$(grep -l '^# nocb-guest:' tests/reliability/*.sh)
 	tests/reliability/run-rcutorture 30
 	tests/reliability/run-fuzz
+
+# Guest tests that load no module (the test modules are built for the
+# default flavor only), on the debug kernel: any lockdep, KASAN or
+# sleep-in-atomic report fails them (tools/vm/kernel-badness).
+DEBUG_TESTS ?= tools/vm/tests/smoke.sh kernel-patches/tests/k3-hotplug.sh \
+	kernel-patches/tests/k3-affinity.sh kernel-patches/tests/k3-suspend.sh \
+	kernel-patches/tests/k4-cpu0.sh kernel-patches/tests/k1-accounting.sh
+test-debug: image
+	@$(MAKE) -s kernel FLAVOR=debug
+	@tools/deps.sh qemu
+	@NOCB_KERNEL=$(BUILD)/kernel-obj-debug/arch/x86/boot/bzImage NOCB_TEST_TIMEOUT=600 \
+		tools/run-tests --guest $(DEBUG_TESTS)
 
 bench: kernel image
 	@tools/deps.sh qemu

@@ -4,12 +4,21 @@
 # kernel-patches/series on branch "series", configure, and build out of tree
 # in build/kernel-obj with ccache.  Every step is skipped when its inputs are
 # unchanged, so a no-change rebuild compiles nothing.
+# FLAVOR=NAME merges kernel-patches/NAME.config over nocb.config and
+# builds in build/kernel-obj-NAME (same tree, same ccache).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 src=$top/build/linux
-obj=$top/build/kernel-obj
+flavor=${FLAVOR:-}
+obj=$top/build/kernel-obj${flavor:+-$flavor}
+version_file=$top/build/kernel${flavor:+-$flavor}.version
 patches=$top/kernel-patches
+fragments=("$patches/nocb.config")
+if [ -n "$flavor" ]; then
+	[ -f "$patches/$flavor.config" ] || { echo "kernel: no kernel-patches/$flavor.config for FLAVOR=$flavor" >&2; exit 2; }
+	fragments+=("$patches/$flavor.config")
+fi
 tarball=/usr/src/linux-source-6.1.tar.xz
 jobs=${JOBS:-$(nproc)}
 
@@ -77,12 +86,12 @@ fi
 
 # 3. Configure when the fragment or the tree changed.
 mkdir -p "$obj"
-cfg_id=$( { sha256sum "$patches/nocb.config"; echo "$series_id"; } | sha256sum | cut -c1-16)
+cfg_id=$( { sha256sum "${fragments[@]}"; echo "$series_id"; } | sha256sum | cut -c1-16)
 if [ "$(cat "$obj/.nocb-config-id" 2>/dev/null)" != "$cfg_id" ] || [ ! -f "$obj/.config" ]; then
-	log "configuring (x86_64_defconfig + kvm_guest.config + nocb.config)"
+	log "configuring (x86_64_defconfig + kvm_guest.config + ${fragments[*]##*/})"
 	make -s -C "$src" O="$obj" x86_64_defconfig >/dev/null
 	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" .config \
-		"$src/kernel/configs/kvm_guest.config" "$patches/nocb.config" >/dev/null)
+		"$src/kernel/configs/kvm_guest.config" "${fragments[@]}" >/dev/null)
 	make -s -C "$src" O="$obj" olddefconfig >/dev/null
 	# Say so when a fragment line did not stick (a dependency is missing).
 	while IFS= read -r line; do
@@ -91,7 +100,7 @@ if [ "$(cat "$obj/.nocb-config-id" 2>/dev/null)" != "$cfg_id" ] || [ ! -f "$obj/
 		CONFIG_*=*) grep -qxF -- "$line" "$obj/.config" || log "warning: $line did not stick" ;;
 		"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *}; grep -q "^$sym=" "$obj/.config" && log "warning: $sym stays enabled" ;;
 		esac
-	done < "$patches/nocb.config"
+	done < <(cat "${fragments[@]}")
 	echo "$cfg_id" > "$obj/.nocb-config-id"
 fi
 
@@ -101,7 +110,7 @@ fi
 built_id="$cfg_id $(git -C "$src" rev-parse HEAD)"
 if [ "$(cat "$obj/.nocb-built-id" 2>/dev/null)" = "$built_id" ] && [ -f "$obj/arch/x86/boot/bzImage" ] &&
 	[ -z "$(git -C "$src" status --porcelain --untracked-files=no)" ]; then
-	log "up to date ($(cat "$top/build/kernel.version" | tr '\n' ';'))"
+	log "up to date ($(tr '\n' ';' < "$version_file"))"
 	exit 0
 fi
 rm -f "$obj/.nocb-built-id"
@@ -116,6 +125,6 @@ make -s -C "$src" O="$obj" -j"$jobs" CC="ccache gcc" bzImage modules
 	echo "linux-source-6.1 $srcver"
 	echo "series $(git -C "$src" rev-parse --short HEAD) ($(git -C "$src" rev-list --count base..HEAD) patch(es))"
 	echo "kernelrelease $(make -s -C "$src" O="$obj" kernelrelease)"
-} > "$top/build/kernel.version"
+} > "$version_file"
 echo "$built_id" > "$obj/.nocb-built-id"
-log "$(tr '\n' ';' < "$top/build/kernel.version")"
+log "$(tr '\n' ';' < "$version_file")"
