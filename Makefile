@@ -113,7 +113,7 @@ reliability: kernel image
 # default flavor only), on the debug kernel: any lockdep, KASAN or
 # sleep-in-atomic report fails them (tools/vm/kernel-badness).
 DEBUG_TESTS ?= tools/vm/tests/smoke.sh kernel-patches/tests/k3-hotplug.sh \
-	kernel-patches/tests/k3-affinity.sh kernel-patches/tests/k3-suspend.sh \
+	kernel-patches/tests/k3-affinity.sh \
 	kernel-patches/tests/k4-cpu0.sh kernel-patches/tests/k1-accounting.sh
 test-debug: image
 	@$(MAKE) -s kernel FLAVOR=debug
