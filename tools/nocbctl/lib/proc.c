@@ -145,7 +145,8 @@ int proc_parse_stat(const char *buf, size_t len, struct proc_stat *st,
 		while (p < end && *p != ' ' && *p != '\n')
 			p++;
 		n = (size_t)(p - t);
-		if (field == 9 || field == 19 || field == 40 || field == 41) {
+		if (field == 9 || field == 19 || field == 22 || field == 40 ||
+		    field == 41) {
 			if (n == 0 || n >= sizeof(tmp))
 				goto bad;
 			memcpy(tmp, t, n);
@@ -157,6 +158,15 @@ int proc_parse_stat(const char *buf, size_t len, struct proc_stat *st,
 				if (*e || errno)
 					goto bad;
 				st->nice = v;
+			} else if (field == 22) {
+				unsigned long long v;
+
+				if (tmp[0] == '-')
+					goto bad;
+				v = strtoull(tmp, &e, 10);
+				if (*e || errno)
+					goto bad;
+				st->starttime = v;
 			} else {
 				unsigned long v;
 
@@ -223,8 +233,29 @@ int proc_read_kthread(const struct nocb_ctx *ctx, pid_t pid, int nbits,
 	kt->policy = (int)(pst.policy & 0xff);
 	kt->rt_priority = (int)pst.rt_priority;
 	kt->nice = (int)pst.nice;
+	kt->starttime = pst.starttime;
 	if (!(pst.flags & PF_KTHREAD_FLAG))
 		return -EPERM;	/* not a kernel thread */
+	return 0;
+}
+
+int proc_recheck_kthread(const struct nocb_ctx *ctx, const struct kthread *kt)
+{
+	struct proc_stat pst;
+	char *buf, why[160];
+	size_t len;
+	int r;
+
+	r = read_pid_file(ctx, kt->pid, "stat", &buf, &len);
+	if (r)
+		return r == -ENOENT ? -ESRCH : r;
+	r = proc_parse_stat(buf, len, &pst, why, sizeof(why));
+	free(buf);
+	if (r)
+		return -EINVAL;
+	if (strcmp(pst.comm, kt->name) || !(pst.flags & PF_KTHREAD_FLAG) ||
+	    pst.starttime != kt->starttime)
+		return -ESRCH;	/* exited; the pid is another task's now */
 	return 0;
 }
 
@@ -271,9 +302,18 @@ int proc_scan_kthreads(const struct nocb_ctx *ctx, const char *what,
 			continue;
 		memset(&kt, 0, sizeof(kt));
 		r = read_pid_file(ctx, (pid_t)pid, "comm", &comm, &len);
+		/*
+		 * ENOENT/ESRCH: the task exited between readdir() and here,
+		 * which is no failure. Anything else may hide one of ours.
+		 */
+		if (r == -ENOENT || r == -ESRCH) {
+			out->vanished++;
+			continue;
+		}
 		if (r) {
-			if (r == -ENOENT || r == -ESRCH)
-				out->vanished++;
+			nocb_err(ctx, what, "/proc/%ld/comm: %s", pid,
+				 strerror(-r));
+			out->failed++;
 			continue;
 		}
 		while (len && comm[len - 1] == '\n')
@@ -293,9 +333,10 @@ int proc_scan_kthreads(const struct nocb_ctx *ctx, const char *what,
 		if (r == -EPERM)
 			continue;	/* a user process with that name */
 		if (r) {
-			nocb_err(ctx, what, "/proc/%ld: %s", pid,
+			nocb_err(ctx, what, "/proc/%ld (%s): %s", pid, kt.name,
 				 r == -EINVAL ? "unparsable status or stat"
 					      : strerror(-r));
+			out->failed++;
 			continue;
 		}
 		if (out->n == out->cap) {

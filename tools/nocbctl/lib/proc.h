@@ -40,6 +40,7 @@ struct proc_stat {
 	char comm[64];
 	unsigned long flags;	/* field 9 */
 	long nice;		/* field 19 */
+	unsigned long long starttime; /* field 22, clock ticks after boot */
 	unsigned long rt_priority; /* field 40 */
 	unsigned long policy;	/* field 41 */
 };
@@ -61,18 +62,21 @@ struct kthread {
 	int policy;		/* SCHED_* */
 	int rt_priority;
 	int nice;
+	unsigned long long starttime;	/* with pid and name: which task */
 };
 
 struct kthread_list {
 	size_t n, cap;
 	struct kthread *v;	/* sorted by kind, then CPU */
 	size_t vanished;	/* threads that disappeared during the scan */
+	size_t failed;		/* entries that could not be read or parsed */
 };
 
 /*
  * Scan ROOT/proc for kernel threads whose name matches kinds.
- * Threads that vanish mid-scan are counted in ->vanished, not errors.
- * Returns 0 or -1 after printing an error.
+ * Threads that vanish mid-scan are counted in ->vanished, not errors;
+ * entries that cannot be read or parsed are reported on ctx->err and
+ * counted in ->failed. Returns 0 or -1 after printing an error.
  */
 int proc_scan_kthreads(const struct nocb_ctx *ctx, const char *what,
 		       unsigned kinds, int nbits, struct kthread_list *out);
@@ -81,6 +85,14 @@ void kthread_list_free(struct kthread_list *l);
 /* Re-read one thread's allowed CPUs and scheduling. 0, or -errno. */
 int proc_read_kthread(const struct nocb_ctx *ctx, pid_t pid, int nbits,
 		      struct kthread *kt);
+
+/*
+ * Just before changing kt: is its pid still the task the scan found (same
+ * name, a kernel thread, same start time)? 0 if so; -ESRCH if it exited,
+ * also when its pid now names another task; another -errno if its stat
+ * cannot be read or parsed.
+ */
+int proc_recheck_kthread(const struct nocb_ctx *ctx, const struct kthread *kt);
 
 /* "other", "fifo", "rr", "batch", "idle", "deadline" or "?" */
 const char *sched_policy_name(int policy);

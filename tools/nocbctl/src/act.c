@@ -76,6 +76,34 @@ static const char *result_word(int r, bool changed, bool dry)
 	return dry ? "would change" : "changed";
 }
 
+/*
+ * The scan and the change are apart in time: the thread may have exited
+ * and its pid been reused. Re-check it right before each change.
+ */
+static int checked_affinity(struct nocb_ctx *ctx, const struct kthread *kt,
+			    const struct cpulist *want)
+{
+	int r = proc_recheck_kthread(ctx, kt);
+
+	return r ? r : ctx->ops->set_affinity(kt->pid, want);
+}
+
+static int checked_scheduler(struct nocb_ctx *ctx, const struct kthread *kt,
+			     int policy, int priority)
+{
+	int r = proc_recheck_kthread(ctx, kt);
+
+	return r ? r : ctx->ops->set_scheduler(kt->pid, policy, priority);
+}
+
+static int checked_nice(struct nocb_ctx *ctx, const struct kthread *kt,
+			int nice)
+{
+	int r = proc_recheck_kthread(ctx, kt);
+
+	return r ? r : ctx->ops->set_nice(kt->pid, nice);
+}
+
 int act_pin(struct nocb_ctx *ctx, const char *what, unsigned kinds,
 	    const struct pin_target *t, bool dry_run, int nbits,
 	    struct json *j, struct act_result *res)
@@ -85,6 +113,7 @@ int act_pin(struct nocb_ctx *ctx, const char *what, unsigned kinds,
 	memset(res, 0, sizeof(*res));
 	if (proc_scan_kthreads(ctx, what, kinds, nbits, &kl))
 		return -1;
+	res->failed = (int)kl.failed;	/* unreadable, reported by the scan */
 	for (size_t i = 0; i < kl.n; i++) {
 		const struct kthread *kt = &kl.v[i];
 		const struct cpulist *want =
@@ -99,7 +128,7 @@ int act_pin(struct nocb_ctx *ctx, const char *what, unsigned kinds,
 		cpulist_format(want, after, sizeof(after));
 		changed = !cpulist_equal(&kt->allowed, want);
 		if (changed && !dry_run)
-			r = ctx->ops->set_affinity(kt->pid, want);
+			r = checked_affinity(ctx, kt, want);
 		tally(res, r, changed, dry_run);
 		report(ctx, j, kt, result_word(r, changed, dry_run), before,
 		       after,
@@ -127,6 +156,7 @@ int act_prio(struct nocb_ctx *ctx, const char *what, unsigned kinds,
 	memset(res, 0, sizeof(*res));
 	if (proc_scan_kthreads(ctx, what, kinds, nbits, &kl))
 		return -1;
+	res->failed = (int)kl.failed;	/* unreadable, reported by the scan */
 	for (size_t i = 0; i < kl.n; i++) {
 		const struct kthread *kt = &kl.v[i];
 		char before[64], after[64];
@@ -142,10 +172,10 @@ int act_prio(struct nocb_ctx *ctx, const char *what, unsigned kinds,
 		sched_str(after, sizeof(after), t->policy, t->priority,
 			  nice_after);
 		if (!dry_run && sched_diff)
-			r = ctx->ops->set_scheduler(kt->pid, t->policy,
-						    t->priority);
+			r = checked_scheduler(ctx, kt, t->policy,
+					      t->priority);
 		if (!dry_run && !r && nice_diff)
-			r = ctx->ops->set_nice(kt->pid, t->nice);
+			r = checked_nice(ctx, kt, t->nice);
 		tally(res, r, sched_diff || nice_diff, dry_run);
 		report(ctx, j, kt,
 		       result_word(r, sched_diff || nice_diff, dry_run),

@@ -300,6 +300,7 @@ int cmd_status(struct nocb_ctx *ctx, int argc, char **argv)
 	struct cpu_state cs;
 	struct offload_info *oi;
 	struct kthread_list kl;
+	bool failed;
 	struct feature f[4];
 	struct warnings w = { 0 };
 	int c;
@@ -332,8 +333,10 @@ int cmd_status(struct nocb_ctx *ctx, int argc, char **argv)
 		print_text(ctx, &cs, oi, &kl, f, &w);
 	for (int i = 0; i < w.n; i++)
 		free(w.msg[i]);
+	failed = kl.failed != 0;
 	kthread_list_free(&kl);
 	offload_free(oi);
 	free(oi);
-	return NOCB_EXIT_OK;
+	/* a kthread whose /proc entry was unreadable: the report is short */
+	return failed ? NOCB_EXIT_FAIL : NOCB_EXIT_OK;
 }

@@ -106,6 +106,13 @@ void mock_reset(void)
 
 static int mock_fail(pid_t pid)
 {
+	if (mock.recycle_after && pid == mock.recycle_after) {
+		FILE *f = fopen(mock.recycle_path, "w");
+
+		assert_non_null(f);
+		fputs(mock.recycle_stat, f);
+		assert_int_equal(fclose(f), 0);
+	}
 	for (int i = 0; i < 4; i++)
 		if (mock.fail_pid[i] && mock.fail_pid[i] == pid)
 			return -mock.fail_err[i];

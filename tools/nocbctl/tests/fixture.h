@@ -44,6 +44,9 @@ struct mock {
 	bool state_seen_at_first_write;
 	int n_offlined;			/* successful write_online(0) calls */
 	int kill_at_offline;		/* SIGKILL after this many (0: never) */
+	/* a change to pid recycle_after writes recycle_stat to recycle_path */
+	pid_t recycle_after;
+	const char *recycle_path, *recycle_stat;
 };
 extern struct mock mock;
 extern const struct nocb_ops mock_ops;

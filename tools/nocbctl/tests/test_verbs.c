@@ -330,6 +330,79 @@ static void pin_keeps_going_past_failures(void **state)
 	run_free(&r);
 }
 
+/* A /proc entry that cannot be parsed is a failed thread, not a missing one. */
+static void pin_unparsable_thread_fails(void **state)
+{
+	char *t = tree_copy("cpu4");
+	struct run r;
+
+	(void)state;
+	tree_write(t, "proc/14/stat", "14 (rcuop/1) S 2 0\n");
+	run_verb(&r, cmd_pin, t, false, "pin", "rcuo", "--cpus=0", END);
+	assert_int_equal(r.rc, 1);
+	assert_int_equal(mock.n_aff, 5);
+	assert_contains(r.err, "nocbctl: pin: /proc/14 (rcuop/1): unparsable");
+	assert_contains(r.out, "5 changed, 0 unchanged, 1 failed, 0 vanished");
+	run_free(&r);
+	run_verb(&r, cmd_status, t, true, "status", END);
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.err, "/proc/14 (rcuop/1): unparsable");
+	run_free(&r);
+	tree_rm(t);
+}
+
+/*
+ * rcuop/0 (pid 13) exits after the scan and its pid is reused before its
+ * turn: the new task is left alone and the thread reported vanished.
+ */
+static void pin_skips_recycled_pid(void **state)
+{
+	static const char *const stats[] = {
+		/* another kthread of that name, started later */
+		"13 (rcuop/0) S 2 0 0 0 -1 2129984 0 0 0 0 0 0 0 0 20 0 1 0 31 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0\n",
+		/* a user process */
+		"13 (bash) S 1 13 13 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 30 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0\n",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(stats) / sizeof(stats[0]); i++) {
+		char *t = tree_copy("cpu4");
+		char path[4200];
+		struct run r;
+
+		mock_reset();
+		snprintf(path, sizeof(path), "%s/proc/13/stat", t);
+		mock.recycle_after = 12;	/* rcuog/0 goes first */
+		mock.recycle_path = path;
+		mock.recycle_stat = stats[i];
+		run_verb(&r, cmd_pin, t, false, "pin", "rcuo", "--cpus=0", END);
+		assert_int_equal(r.rc, 0);
+		assert_int_equal(mock.n_aff, 5);
+		for (int k = 0; k < mock.n_aff; k++)
+			assert_int_not_equal(mock.aff_pid[k], 13);
+		assert_contains(r.out, "rcuop/0    pid 13      vanished");
+		assert_contains(r.out, "5 changed, 0 unchanged, 0 failed, 1 vanished");
+		run_free(&r);
+		/* the same for prio */
+		mock_reset();
+		tree_rm(t);
+		t = tree_copy("cpu4");
+		snprintf(path, sizeof(path), "%s/proc/13/stat", t);
+		mock.recycle_after = 12;
+		mock.recycle_path = path;
+		mock.recycle_stat = stats[i];
+		run_verb(&r, cmd_prio, t, false, "prio", "rcuo", "--policy=fifo",
+			 "--priority=1", END);
+		assert_int_equal(r.rc, 0);
+		assert_int_equal(mock.n_sched, 5);
+		for (int k = 0; k < mock.n_sched; k++)
+			assert_int_not_equal(mock.sched_pid[k], 13);
+		assert_contains(r.out, "rcuop/0    pid 13      vanished");
+		run_free(&r);
+		tree_rm(t);
+	}
+}
+
 static void pin_needs_cap(void **state)
 {
 	struct run r;
@@ -1027,6 +1100,8 @@ int run_verb_tests(void)
 		cmocka_unit_test_setup(pin_idempotent, setup),
 		cmocka_unit_test_setup(pin_bad_input_changes_nothing, setup),
 		cmocka_unit_test_setup(pin_keeps_going_past_failures, setup),
+		cmocka_unit_test_setup(pin_unparsable_thread_fails, setup),
+		cmocka_unit_test_setup(pin_skips_recycled_pid, setup),
 		cmocka_unit_test_setup(pin_needs_cap, setup),
 		cmocka_unit_test_setup(prio_fifo, setup),
 		cmocka_unit_test_setup(prio_other_nice, setup),
