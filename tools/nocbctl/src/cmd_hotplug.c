@@ -122,6 +122,7 @@ static void block_signals(struct hp *h, sigset_t *old)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* Create path and its parents; path itself 0700, as the unit does. */
 static int mkdir_p(char *path)
 {
 	for (char *p = path + 1; *p; p++) {
@@ -129,12 +130,14 @@ static int mkdir_p(char *path)
 			continue;
 		*p = '\0';
 		if (mkdir(path, 0755) && errno != EEXIST) {
+			int e = errno;
+
 			*p = '/';
-			return -errno;
+			return -e;
 		}
 		*p = '/';
 	}
-	if (mkdir(path, 0755) && errno != EEXIST)
+	if (mkdir(path, 0700) && errno != EEXIST)
 		return -errno;
 	return 0;
 }
@@ -204,7 +207,8 @@ static int write_state(struct hp *h, const struct cpulist *cpus)
 static int restore_from_state(struct hp *h, struct json *j)
 {
 	struct nocb_ctx *ctx = h->ctx;
-	struct cpulist cpus, failed, brought;
+	struct cpulist cpus, failed, brought, gone;
+	struct cpu_state cs;
 	char *buf, err[256], *list;
 	const char *p;
 	int r, cpu;
@@ -231,9 +235,30 @@ static int restore_from_state(struct hp *h, struct json *j)
 	r = cpulist_parse_str(p, 0, &cpus, err, sizeof(err));
 	free(buf);
 	if (r) {
-		nocb_err(ctx, "hotplug-check", "%s: %s (remove it by hand)",
+		nocb_err(ctx, "hotplug-check",
+			 "%s: %s; bring the offline CPUs back by hand, then remove it",
 			 h->state, err);
 		return 1;
+	}
+	if (sysfs_read_cpus(ctx, "hotplug-check", &cs))
+		return 1;
+	/*
+	 * A CPU that is not possible here, or has no online file, was never
+	 * ours to offline (a state file from another machine or kernel):
+	 * skip it, or it would stop every later run.
+	 */
+	cpulist_clear(&gone);
+	cpulist_for_each(cpu, &cpus)
+		if (!cpulist_test(&cs.possible, cpu) ||
+		    !sysfs_cpu_hotpluggable(ctx, cpu))
+			cpulist_set(&gone, cpu);
+	if (!cpulist_empty(&gone)) {
+		list = cpulist_format_alloc(&gone);
+		nocb_err(ctx, "hotplug-check",
+			 "%s: ignoring CPUs %s: not possible or not hot-pluggable here",
+			 h->state, list ? list : "?");
+		free(list);
+		cpulist_andnot(&cpus, &cpus, &gone);
 	}
 	cpulist_clear(&failed);
 	cpulist_clear(&brought);
@@ -250,8 +275,12 @@ static int restore_from_state(struct hp *h, struct json *j)
 			cpulist_set(&brought, cpu);
 		}
 	}
-	if (!cpulist_empty(&failed))
+	if (!cpulist_empty(&failed)) {
+		nocb_err(ctx, "hotplug-check",
+			 "%s kept; once those CPUs are online (or cannot be), remove it",
+			 h->state);
 		return 1;
+	}
 	if (unlink(h->state) && errno != ENOENT) {
 		nocb_err(ctx, "hotplug-check", "%s: %s", h->state,
 			 strerror(errno));

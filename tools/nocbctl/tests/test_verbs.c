@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -882,6 +883,43 @@ static void hotplug_4096_cpus_killed_and_restored(void **state)
 	}
 }
 
+/* A state file naming CPUs this machine does not have must not wedge runs. */
+static void hotplug_state_with_unknown_cpus(void **state)
+{
+	char *t = hotplug_tree();
+	struct run r;
+	struct stat st;
+	char dir[4200];
+
+	(void)state;
+	tree_write(t, "sys/devices/system/cpu/cpu1/online", "0\n");
+	tree_write(t, "run/nocbctl/hotplug-check.state",
+		   "# nocbctl hotplug-check: CPUs to bring back online\n1,7,100\n");
+	mock.ebusy_suffix = "/cpu0/online";
+	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force", END);
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.err, "ignoring CPUs 7,100: not possible");
+	assert_contains(r.out, "from an interrupted run: CPUs 1 are online again");
+	assert_all_online(t);
+	run_free(&r);
+	/* a corrupt one says what to do */
+	tree_write(t, "run/nocbctl/hotplug-check.state", "garbage\n");
+	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force", END);
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.err, "then remove it");
+	assert_int_equal(count_substr(r.err, "\n"), 1);
+	run_free(&r);
+	tree_rm(t);
+	/* the state directory is made 0700, like the unit's */
+	t = hotplug_tree();
+	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force", END);
+	snprintf(dir, sizeof(dir), "%s/run/nocbctl", t);
+	assert_int_equal(stat(dir, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0700);
+	run_free(&r);
+	tree_rm(t);
+}
+
 static void on_term(int sig)
 {
 	(void)sig;
@@ -1115,6 +1153,7 @@ int run_verb_tests(void)
 		cmocka_unit_test_setup(hotplug_violation, setup),
 		cmocka_unit_test_setup(hotplug_not_removable, setup),
 		cmocka_unit_test_setup(hotplug_restores_after_sigkill, setup),
+		cmocka_unit_test_setup(hotplug_state_with_unknown_cpus, setup),
 		cmocka_unit_test_setup(hotplug_4096_cpus_killed_and_restored,
 				       setup),
 		cmocka_unit_test_setup(hotplug_signal_after_verdict, setup),
