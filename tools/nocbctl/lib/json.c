@@ -44,22 +44,66 @@ void json_obj_end(struct json *j) { close_c(j, '}'); }
 void json_arr_begin(struct json *j) { open_c(j, '['); }
 void json_arr_end(struct json *j) { close_c(j, ']'); }
 
+/*
+ * Length of the valid UTF-8 sequence at p (RFC 3629: no overlong forms,
+ * no surrogates, nothing above U+10FFFF), or 0 if there is none.
+ */
+static int utf8_len(const unsigned char *p)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	int n;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (p[0] == 0xe0)
+		lo = 0xa0;
+	else if (p[0] == 0xed)
+		hi = 0x9f;
+	else if (p[0] == 0xf0)
+		lo = 0x90;
+	else if (p[0] == 0xf4)
+		hi = 0x8f;
+	if (p[1] < lo || p[1] > hi)
+		return 0;	/* also stops at the NUL */
+	for (int i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
 static void put_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		int n;
+
 		switch (*p) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\r': fputs("\\r", f); break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
+		case '"': fputs("\\\"", f); continue;
+		case '\\': fputs("\\\\", f); continue;
+		case '\n': fputs("\\n", f); continue;
+		case '\t': fputs("\\t", f); continue;
+		case '\r': fputs("\\r", f); continue;
 		}
+		if (*p < 0x20 || *p == 0x7f) {
+			fprintf(f, "\\u%04x", *p);
+			continue;
+		}
+		n = utf8_len(p);
+		if (!n) {
+			/* not UTF-8 (a path, a command line): U+FFFD per byte */
+			fputs("\\ufffd", f);
+			continue;
+		}
+		fwrite(p, 1, (size_t)n, f);
+		p += n - 1;
 	}
 	fputc('"', f);
 }

@@ -2,6 +2,10 @@
 /*
  * json.h - a tiny streaming JSON writer. Commas and escaping are handled
  * here; callers just open/close containers and emit keys and values.
+ * Strings are C strings of bytes: valid UTF-8 is written as is, control
+ * characters as \n, \t, \r or \u00XX, and each byte that is not part of
+ * valid UTF-8 (a path, a command line) as \ufffd, so the output is
+ * always valid JSON (RFC 8259).
  */
 #ifndef NOCB_JSON_H
 #define NOCB_JSON_H
