@@ -389,33 +389,57 @@ char *cpulist_format_alloc(const struct cpulist *s)
 	return buf;
 }
 
+/*
+ * A list for a message: whole if it is at most max bytes, else its size
+ * and bounds ("2048 CPUs from 1 to 4095"), never cut in the middle.
+ */
+static bool describe(const struct cpulist *s, char *buf, size_t len,
+		     size_t max)
+{
+	char *full = cpulist_format_alloc(s);
+	bool whole = full && strlen(full) <= max;
+
+	if (whole)
+		snprintf(buf, len, "%s", full);
+	else
+		snprintf(buf, len, "%d CPUs from %d to %d", cpulist_count(s),
+			 cpulist_next(s, 0), cpulist_last(s));
+	free(full);
+	return whole;
+}
+
+/* "CPU LIST not WHAT (WHAT: LIST)", in errlen bytes with whole lists */
+static int refuse(const struct cpulist *bad, const struct cpulist *ok,
+		  const char *what, char *err, size_t errlen)
+{
+	char a[160], b[160];
+	size_t max = errlen > 40 ? (errlen - 40) / 2 : 0;
+
+	bool whole = describe(bad, a, sizeof(a),
+			      max < sizeof(a) - 1 ? max : sizeof(a) - 1);
+
+	describe(ok, b, sizeof(b), max < sizeof(b) - 1 ? max : sizeof(b) - 1);
+	snprintf(err, errlen, "%s%s not %s (%s: %s)", whole ? "CPU " : "", a,
+		 what, what, b);
+	return -1;
+}
+
 int cpulist_validate(const struct cpulist *s, const struct cpulist *possible,
 		     const struct cpulist *online, char *err, size_t errlen)
 {
 	struct cpulist bad;
-	char a[256], b[256];
 
 	if (cpulist_empty(s)) {
 		snprintf(err, errlen, "empty CPU list");
 		return -1;
 	}
 	cpulist_andnot(&bad, s, possible);
-	if (!cpulist_empty(&bad)) {
-		cpulist_format(&bad, a, sizeof(a));
-		cpulist_format(possible, b, sizeof(b));
-		snprintf(err, errlen, "CPU %s not possible (possible: %s)", a,
-			 b);
-		return -1;
-	}
+	if (!cpulist_empty(&bad))
+		return refuse(&bad, possible, "possible", err, errlen);
 	if (online) {
 		cpulist_andnot(&bad, s, online);
-		if (!cpulist_empty(&bad)) {
-			cpulist_format(&bad, a, sizeof(a));
-			cpulist_format(online, b, sizeof(b));
-			snprintf(err, errlen, "CPU %s not online (online: %s)",
-				 a, b);
-			return -1;
-		}
+		if (!cpulist_empty(&bad))
+			return refuse(&bad, online, "online", err, errlen);
 	}
 	return 0;
 }

@@ -82,7 +82,8 @@ char *cpulist_format_alloc(const struct cpulist *s);
 
 /*
  * Validate a user-supplied list: non-empty, subset of possible and, if
- * online is non-NULL, of online. Returns 0 or -1 with reason in err.
+ * online is non-NULL, of online. Returns 0 or -1 with reason in err,
+ * whose lists are whole or, if they would not fit, a count and bounds.
  */
 int cpulist_validate(const struct cpulist *s, const struct cpulist *possible,
 		     const struct cpulist *online, char *err, size_t errlen);

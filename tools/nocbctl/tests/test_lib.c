@@ -181,6 +181,19 @@ static void cpulist_validate_msgs(void **state)
 	assert_int_equal(cpulist_validate(&s, &possible, &online, err,
 					  sizeof(err)), -1);
 	assert_contains(err, "CPU 7 not possible");
+	/* 2048 scattered CPUs: too long for err, so a count and bounds */
+	cpulist_parse_str("0-4095", 0, &possible, err, sizeof(err));
+	cpulist_parse_str("0-4095:1/2", 4096, &online, err, sizeof(err));
+	cpulist_parse_str("0-4095", 4096, &s, err, sizeof(err));
+	assert_int_equal(cpulist_validate(&s, &possible, &online, err, 256),
+			 -1);
+	assert_string_equal(err, "2048 CPUs from 1 to 4095 not online "
+			    "(online: 2048 CPUs from 0 to 4094)");
+	/* short lists stay whole */
+	cpulist_parse_str("0-3,5", 0, &online, err, sizeof(err));
+	assert_int_equal(cpulist_validate(&s, &possible, &online, err, 256),
+			 -1);
+	assert_string_equal(err, "CPU 4,6-4095 not online (online: 0-3,5)");
 }
 
 /* --- rcudata ----------------------------------------------------------- */
@@ -579,6 +592,40 @@ static void json_writer(void **state)
 	free(buf);
 }
 
+/* Bytes that are not UTF-8 become U+FFFD, one each; UTF-8 stays. */
+static void json_not_utf8(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} c[] = {
+		{ "/etc/x\xff.conf", "\"/etc/x\\ufffd.conf\"" },
+		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+		  "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"" },
+		{ "\xc3", "\"\\ufffd\"" },			/* cut short */
+		{ "\xe2\x82", "\"\\ufffd\\ufffd\"" },
+		{ "\xc0\xaf", "\"\\ufffd\\ufffd\"" },		/* overlong '/' */
+		{ "\xe0\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\"" },
+		{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },	/* surrogate */
+		{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },
+		{ "\x80" "a\xbf", "\"\\ufffda\\ufffd\"" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		struct json j;
+
+		assert_non_null(f);
+		json_init(&j, f);
+		json_str(&j, c[i].in);
+		fclose(f);
+		assert_string_equal(buf, c[i].out);
+		free(buf);
+	}
+}
+
 int run_lib_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -599,6 +646,7 @@ int run_lib_tests(void)
 		cmocka_unit_test(proc_scan_fixtures),
 		cmocka_unit_test(offload_sources),
 		cmocka_unit_test(json_writer),
+		cmocka_unit_test(json_not_utf8),
 	};
 
 	return cmocka_run_group_tests_name("lib", tests, NULL, NULL);
