@@ -1,30 +1,169 @@
 // SPDX-License-Identifier: GPL-2.0
 /* offload.c - which CPUs are offloaded, and how we know (see offload.h). */
+#define _GNU_SOURCE
 #include "offload.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/*
+ * The value of the last KEY=VALUE word of the command line (the one the
+ * kernel acts on), split as proc_parse_cmdline() splits it. *found is set
+ * if KEY appears at all, also bare; the value is NULL for a bare KEY.
+ */
+static const char *last_value(const char *buf, size_t len, const char *key,
+			      size_t *vlen, bool *found)
+{
+	const char *p = buf, *end = buf + len, *val = NULL;
+	size_t klen = strlen(key);
+
+	*found = false;
+	*vlen = 0;
+	while (p < end) {
+		const char *t;
+		size_t n;
+
+		while (p < end && (*p == ' ' || *p == '\n' || *p == '\t'))
+			p++;
+		t = p;
+		while (p < end && *p != ' ' && *p != '\n' && *p != '\t')
+			p++;
+		n = (size_t)(p - t);
+		if (!n || (n == 2 && !memcmp(t, "--", 2)))
+			break;
+		if (n < klen || memcmp(t, key, klen) ||
+		    (n > klen && t[klen] != '='))
+			continue;
+		*found = true;
+		val = n > klen ? t + klen + 1 : NULL;
+		*vlen = n > klen ? n - klen - 1 : 0;
+	}
+	return val;
+}
+
+/* "KEY=VALUE" with bytes that are not printable ASCII as \xNN. */
+static char *show_param(const char *key, const char *v, size_t n)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "%s=", key);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)v[i];
+
+		if (c > ' ' && c < 0x7f)
+			fputc(c, f);
+		else
+			fprintf(f, "\\x%02x", c);
+	}
+	if (fclose(f)) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/*
+ * One list parameter as the kernel took it: 0 and *set filled, or -1 if
+ * the kernel rejected it, with *shown (malloc'd "KEY=VALUE") and why.
+ */
+static int cmdline_list(const char *buf, size_t len, const char *key,
+			int nbits, bool *found, struct cpulist *set,
+			char **shown, char *why, size_t whylen)
+{
+	size_t n;
+	const char *v = last_value(buf, len, key, &n, found);
+
+	cpulist_clear(set);
+	*shown = NULL;
+	if (!v)
+		return 0;	/* absent, or bare "rcu_nocbs": an empty mask */
+	if (!cpulist_parse(v, n, nbits, set, why, whylen))
+		return 0;
+	*shown = show_param(key, v, n);
+	return -1;
+}
+
+/* k4: the kernel has the series' K4, which then clears CPU 0 */
+static void read_cmdline(const struct nocb_ctx *ctx,
+			 const struct cpu_state *cs, struct offload_info *oi,
+			 bool k4, bool *nocbs, bool *nohz)
+{
+	char path[4096], why[512];
+	char *buf, *shown;
+	size_t len;
+	bool found;
+
+	*nocbs = *nohz = false;
+	if (nocb_path(ctx, path, sizeof(path), "/proc/cmdline") ||
+	    nocb_read_file(path, &buf, &len))
+		return;
+	proc_parse_cmdline(buf, len, cs->nbits, &oi->kc);
+	if (cmdline_list(buf, len, "rcu_nocbs", cs->nbits, &found, &oi->nocbs,
+			 &shown, why, sizeof(why))) {
+		oi->nocbs = cs->possible;
+		if (k4)
+			cpulist_unset(&oi->nocbs, 0);
+		if (asprintf(&oi->nocbs_warning,
+			     "%s is not a valid CPU list (%s): the kernel offloaded all CPUs%s",
+			     shown ? shown : "rcu_nocbs=", why,
+			     k4 ? " but CPU 0 (K4)" : "") < 0)
+			oi->nocbs_warning = NULL;
+	}
+	free(shown);
+	*nocbs = found;
+	if (cmdline_list(buf, len, "nohz_full", cs->nbits, &found, &oi->nohz,
+			 &shown, why, sizeof(why))) {
+		cpulist_clear(&oi->nohz);
+		if (asprintf(&oi->nohz_warning,
+			     "%s is not a valid CPU list (%s): the kernel ignored it",
+			     shown ? shown : "nohz_full=", why) < 0)
+			oi->nohz_warning = NULL;
+	}
+	free(shown);
+	*nohz = found;
+	cpulist_and(&oi->nocbs, &oi->nocbs, &cs->possible);
+	cpulist_and(&oi->nohz, &oi->nohz, &cs->possible);
+	free(buf);
+}
 
 void offload_read(const struct nocb_ctx *ctx, const struct cpu_state *cs,
 		  struct offload_info *oi)
 {
+	const struct rcudata_cpu *c0;
+	bool nocbs, nohz, k4;
+
 	memset(oi, 0, sizeof(*oi));
 	oi->rd_status = rcudata_read(ctx, &oi->rd, oi->rd_err,
 				     sizeof(oi->rd_err));
-	if (proc_read_cmdline(ctx, cs->nbits, &oi->kc))
-		memset(&oi->kc, 0, sizeof(oi->kc));
+	/* only the series' kernel has rcudata; K4 unless it shows CPU 0 N */
+	c0 = oi->rd_status == RCUDATA_OK ? rcudata_find(&oi->rd, 0) : NULL;
+	k4 = oi->rd_status == RCUDATA_MALFORMED ||
+	     (oi->rd_status == RCUDATA_OK && !(c0 && c0->offloaded));
+	read_cmdline(ctx, cs, oi, k4, &nocbs, &nohz);
 	oi->poll = oi->kc.poll;
 	if (oi->rd_status == RCUDATA_OK) {
 		oi->source = OFFLOAD_RCUDATA;
 		for (size_t i = 0; i < oi->rd.n; i++)
 			if (oi->rd.cpus[i].offloaded)
 				cpulist_set(&oi->offloaded, oi->rd.cpus[i].cpu);
-	} else if (oi->kc.have && (oi->kc.rcu_nocbs || oi->kc.nohz_full)) {
-		oi->source = OFFLOAD_CMDLINE;
-		cpulist_or(&oi->offloaded, &oi->kc.nocbs, &oi->kc.nohz);
-		cpulist_and(&oi->offloaded, &oi->offloaded, &cs->possible);
 	} else if (oi->kc.have) {
 		/* no rcu_nocbs= and no nohz_full=: nothing offloaded */
 		oi->source = OFFLOAD_CMDLINE;
+		if (nocbs || nohz)
+			cpulist_or(&oi->offloaded, &oi->nocbs, &oi->nohz);
+		if (k4)
+			cpulist_unset(&oi->offloaded, 0);
+		if (oi->nocbs_warning)
+			fprintf(ctx->err, "nocbctl: warning: %s\n",
+				oi->nocbs_warning);
+		if (oi->nohz_warning)
+			fprintf(ctx->err, "nocbctl: warning: %s\n",
+				oi->nohz_warning);
 	} else {
 		oi->source = OFFLOAD_UNKNOWN;
 	}
@@ -33,6 +172,9 @@ void offload_read(const struct nocb_ctx *ctx, const struct cpu_state *cs,
 void offload_free(struct offload_info *oi)
 {
 	rcudata_free(&oi->rd);
+	free(oi->nocbs_warning);
+	free(oi->nohz_warning);
+	oi->nocbs_warning = oi->nohz_warning = NULL;
 }
 
 const char *offload_source_name(enum offload_source s)

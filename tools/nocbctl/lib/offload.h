@@ -3,7 +3,10 @@
  * offload.h - which CPUs are offloaded (no-CBs), and how we know.
  *
  * The kernel's view is the rcudata 'N' flag (K2). Without rcudata we fall
- * back to the boot command line (rcu_nocbs= and nohz_full=) and say so.
+ * back to the boot command line (rcu_nocbs= and nohz_full=) and say so,
+ * reading it as the kernel did: an rcu_nocbs= list the kernel rejects
+ * offloads every CPU (rcu_nocb_setup() does cpumask_setall()), a bad
+ * nohz_full= list is ignored (housekeeping_setup()).
  */
 #ifndef NOCB_OFFLOAD_H
 #define NOCB_OFFLOAD_H
@@ -25,9 +28,18 @@ struct offload_info {
 	enum rcudata_status rd_status;
 	char rd_err[512];
 	struct rcudata rd;		/* valid when rd_status == RCUDATA_OK */
-	struct kcmdline kc;
+	struct kcmdline kc;		/* for .have and .poll */
+	/* what the command line made the kernel do, within possible CPUs */
+	struct cpulist nocbs;		/* from rcu_nocbs= */
+	struct cpulist nohz;		/* from nohz_full= */
+	/* malloc'd warnings about lists the kernel rejected, or NULL */
+	char *nocbs_warning, *nohz_warning;
 };
 
+/*
+ * Fills *oi; when the offloaded CPUs come from a command line with a
+ * list the kernel rejected, says so on ctx->err ("nocbctl: warning: ").
+ */
 void offload_read(const struct nocb_ctx *ctx, const struct cpu_state *cs,
 		  struct offload_info *oi);
 void offload_free(struct offload_info *oi);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *kind_name(unsigned kind)
@@ -118,21 +119,26 @@ int act_pin(struct nocb_ctx *ctx, const char *what, unsigned kinds,
 		const struct kthread *kt = &kl.v[i];
 		const struct cpulist *want =
 			kt->kind == KT_RCUOG ? t->rcuog : t->rcuop;
-		char before[256], after[256];
+		char *before, *after;
 		bool changed;
 		int r = 0;
 
 		if (!want)
 			continue;
-		cpulist_format(&kt->allowed, before, sizeof(before));
-		cpulist_format(want, after, sizeof(after));
+		/* whole lists, however long: 4096 scattered CPUs are 9 KiB */
+		before = cpulist_format_alloc(&kt->allowed);
+		after = cpulist_format_alloc(want);
 		changed = !cpulist_equal(&kt->allowed, want);
-		if (changed && !dry_run)
+		if (!before || !after)
+			r = -ENOMEM;	/* report it failed, change nothing */
+		else if (changed && !dry_run)
 			r = checked_affinity(ctx, kt, want);
 		tally(res, r, changed, dry_run);
-		report(ctx, j, kt, result_word(r, changed, dry_run), before,
-		       after,
+		report(ctx, j, kt, result_word(r, changed, dry_run),
+		       before ? before : "?", after ? after : "?",
 		       r == -ESRCH ? "thread exited" : r ? strerror(-r) : NULL);
+		free(before);
+		free(after);
 	}
 	kthread_list_free(&kl);
 	return 0;

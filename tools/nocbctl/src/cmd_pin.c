@@ -5,6 +5,7 @@
 #include "proc.h"
 #include "sysfs.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void pin_help(FILE *f)
@@ -75,12 +76,18 @@ int cmd_pin(struct nocb_ctx *ctx, int argc, char **argv)
 	t.rcuog = &cpus;
 	t.rcuop = &cpus;
 	if (ctx->json) {
+		char *list = cpulist_format_alloc(&cpus);
+
+		if (!list) {
+			nocb_err(ctx, "pin", "out of memory");
+			return NOCB_EXIT_FAIL;
+		}
 		json_init(&j, ctx->out);
 		json_obj_begin(&j);
 		json_kstr(&j, "command", "pin");
 		json_kbool(&j, "dry_run", dry_run);
-		cpulist_format(&cpus, err, sizeof(err));
-		json_kstr(&j, "cpus", err);
+		json_kstr(&j, "cpus", list);
+		free(list);
 	}
 	r = act_run(ctx, &(struct act_req){ .what = "pin", .label = "pin",
 		    .kinds = kinds, .pin = &t, .dry_run = dry_run,

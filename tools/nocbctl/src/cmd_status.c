@@ -28,11 +28,11 @@ struct feature {
 	char how[600];
 };
 
-#define MAX_WARN 64
-
+/* As many as there are: one per misconfigured thread, none dropped. */
 struct warnings {
-	int n;
-	char *msg[MAX_WARN];
+	size_t n, cap;
+	char **msg;
+	bool oom;
 };
 
 static void warn(struct warnings *w, const char *fmt, ...)
@@ -40,13 +40,40 @@ static void warn(struct warnings *w, const char *fmt, ...)
 static void warn(struct warnings *w, const char *fmt, ...)
 {
 	va_list ap;
+	char *m;
+	int r;
 
-	if (w->n >= MAX_WARN)
-		return;
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 16;
+		char **v = realloc(w->msg, cap * sizeof(*v));
+
+		if (!v) {
+			w->oom = true;
+			return;
+		}
+		w->msg = v;
+		w->cap = cap;
+	}
 	va_start(ap, fmt);
-	if (vasprintf(&w->msg[w->n], fmt, ap) >= 0)
-		w->n++;
+	r = vasprintf(&m, fmt, ap);
 	va_end(ap);
+	if (r < 0)
+		w->oom = true;
+	else
+		w->msg[w->n++] = m;
+}
+
+/*
+ * A CPU list for printing, malloc'd (free() it); NULL only on ENOMEM,
+ * which *oom records so that the verb fails instead of printing less.
+ */
+static char *list(const struct cpulist *s, bool *oom)
+{
+	char *p = cpulist_format_alloc(s);
+
+	if (!p)
+		*oom = true;
+	return p;
 }
 
 static void features(const struct offload_info *oi, struct feature f[4])
@@ -83,7 +110,7 @@ static void features(const struct offload_info *oi, struct feature f[4])
 			f[3].state = "absent";
 			snprintf(f[3].how, sizeof(f[3].how),
 				 "rcudata shows CPU 0 offloaded");
-		} else if (oi->kc.rcu_nocbs && cpulist_test(&oi->kc.nocbs, 0)) {
+		} else if (cpulist_test(&oi->nocbs, 0)) {
 			f[3].state = "present";
 			snprintf(f[3].how, sizeof(f[3].how),
 				 "rcu_nocbs= names CPU 0 but rcudata shows it normal");
@@ -115,42 +142,63 @@ static void add_warnings(const struct cpu_state *cs,
 			 struct warnings *w)
 {
 	struct cpulist bad, quiet;
-	char list[256] = "";
+	char feat[256] = "";
 	int absent = 0;
+	char *b;
 
+	/* CPUs that should run no kthread: no-CBs, isolated, nohz_full */
+	cpulist_or(&quiet, &cs->isolated, &cs->nohz_full);
+	cpulist_or(&quiet, &quiet, &oi->offloaded);
 	for (size_t i = 0; i < kl->n; i++) {
 		const struct kthread *kt = &kl->v[i];
+		bool own = cpulist_test(&oi->offloaded, kt->cpu) &&
+			   cpulist_test(&kt->allowed, kt->cpu);
 
-		if (cpulist_test(&oi->offloaded, kt->cpu) &&
-		    cpulist_test(&kt->allowed, kt->cpu))
+		cpulist_and(&bad, &kt->allowed, &quiet);
+		if (own)
+			cpulist_unset(&bad, kt->cpu);
+		if (!own && cpulist_empty(&bad))
+			continue;
+		b = list(&bad, &w->oom);
+		if (own && !cpulist_empty(&bad))
+			warn(w, "%s (pid %d) may run on CPU %d, which it offloads, and on CPUs %s, which are no-CBs, isolated or nohz_full",
+			     kt->name, (int)kt->pid, kt->cpu, b ? b : "?");
+		else if (own)
 			warn(w, "%s (pid %d) may run on CPU %d, which it offloads",
 			     kt->name, (int)kt->pid, kt->cpu);
+		else
+			warn(w, "%s (pid %d) is allowed on CPUs %s, which are no-CBs, isolated or nohz_full",
+			     kt->name, (int)kt->pid, b ? b : "?");
+		free(b);
 	}
 	cpulist_or(&quiet, &cs->isolated, &cs->nohz_full);
 	cpulist_andnot(&bad, &quiet, &oi->offloaded);
 	if (oi->source != OFFLOAD_UNKNOWN && !cpulist_empty(&bad)) {
-		char b[256];
-
-		cpulist_format(&bad, b, sizeof(b));
-		warn(w, "isolated or nohz_full CPUs %s are not offloaded", b);
+		b = list(&bad, &w->oom);
+		warn(w, "isolated or nohz_full CPUs %s are not offloaded",
+		     b ? b : "?");
+		free(b);
 	}
 	for (int i = 0; i < 4; i++) {
-		size_t l = strlen(list);
+		size_t l = strlen(feat);
 
-		if (!strcmp(f[i].state, "present") || l + 20 >= sizeof(list))
+		/* 4 short entries: feat cannot fill up */
+		if (!strcmp(f[i].state, "present") || l + 20 >= sizeof(feat))
 			continue;
-		snprintf(list + l, sizeof(list) - l, "%s%s %s",
+		snprintf(feat + l, sizeof(feat) - l, "%s%s %s",
 			 absent ? ", " : "", f[i].id, f[i].state);
 		absent++;
 	}
 	if (absent)
-		warn(w, "kernel support incomplete: %s (%s)", list,
+		warn(w, "kernel support incomplete: %s (%s)", feat,
 		     oi->rd_status == RCUDATA_OK ? "see Kernel support" :
 		     oi->rd_err);
 	if (oi->rd_status == RCUDATA_MALFORMED)
 		warn(w, "rcudata unparsable: %s", oi->rd_err);
-	if (oi->source == OFFLOAD_CMDLINE && (oi->kc.nocbs_bad || oi->kc.nohz_bad))
-		warn(w, "cannot parse rcu_nocbs=/nohz_full= on the command line");
+	if (oi->nocbs_warning)
+		warn(w, "%s", oi->nocbs_warning);
+	if (oi->nohz_warning)
+		warn(w, "%s", oi->nohz_warning);
 	if (!cpulist_empty(&oi->offloaded) && kl->n == 0)
 		warn(w, "CPUs are offloaded but no rcuo kthreads were found");
 }
@@ -158,11 +206,11 @@ static void add_warnings(const struct cpu_state *cs,
 static void print_text(struct nocb_ctx *ctx, const struct cpu_state *cs,
 		       const struct offload_info *oi,
 		       const struct kthread_list *kl, const struct feature f[4],
-		       const struct warnings *w)
+		       struct warnings *w)
 {
 	FILE *o = ctx->out;
 	struct cpulist normal;
-	char buf[1024];
+	char *buf;
 
 	fputs("Kernel support:\n", o);
 	for (int i = 0; i < 4; i++)
@@ -170,17 +218,20 @@ static void print_text(struct nocb_ctx *ctx, const struct cpu_state *cs,
 			f[i].state, f[i].how);
 	fputs("CPUs:\n", o);
 #define LINE(label, set) \
-	do { cpulist_format((set), buf, sizeof(buf)); \
-	     fprintf(o, "  %-10s %s\n", label, buf[0] ? buf : "-"); } while (0)
+	do { buf = list((set), &w->oom); \
+	     fprintf(o, "  %-10s %s\n", label, buf && buf[0] ? buf : "-"); \
+	     free(buf); } while (0)
 	LINE("possible:", &cs->possible);
 	LINE("online:", &cs->online);
 	LINE("offline:", &cs->offline);
-	cpulist_format(&oi->offloaded, buf, sizeof(buf));
-	fprintf(o, "  %-10s %s (source: %s)\n", "offloaded:", buf[0] ? buf : "-",
+	buf = list(&oi->offloaded, &w->oom);
+	fprintf(o, "  %-10s %s (source: %s)\n", "offloaded:",
+		buf && buf[0] ? buf : "-",
 		oi->source == OFFLOAD_RCUDATA ? "rcudata N flags" :
 		oi->source == OFFLOAD_CMDLINE ?
 		"boot command line rcu_nocbs=/nohz_full=, rcudata unavailable" :
 		"unknown");
+	free(buf);
 	cpulist_andnot(&normal, &cs->possible, &oi->offloaded);
 	LINE("normal:", &normal);
 	if (cs->have_isolated)
@@ -197,11 +248,12 @@ static void print_text(struct nocb_ctx *ctx, const struct cpu_state *cs,
 	for (size_t i = 0; i < kl->n; i++) {
 		const struct kthread *kt = &kl->v[i];
 
-		cpulist_format(&kt->allowed, buf, sizeof(buf));
+		buf = list(&kt->allowed, &w->oom);
 		fprintf(o, "  %-7d %-10s %-5d %-9s %-12s %s", (int)kt->pid,
 			kt->name, kt->cpu,
 			cpulist_test(&oi->offloaded, kt->cpu) ? "yes" : "no",
-			buf, sched_policy_name(kt->policy));
+			buf ? buf : "?", sched_policy_name(kt->policy));
+		free(buf);
 		if (kt->policy == 1 || kt->policy == 2)
 			fprintf(o, ":%d\n", kt->rt_priority);
 		else
@@ -209,7 +261,7 @@ static void print_text(struct nocb_ctx *ctx, const struct cpu_state *cs,
 	}
 	if (w->n) {
 		fputs("Warnings:\n", o);
-		for (int i = 0; i < w->n; i++)
+		for (size_t i = 0; i < w->n; i++)
 			fprintf(o, "  warning: %s\n", w->msg[i]);
 	}
 }
@@ -217,13 +269,13 @@ static void print_text(struct nocb_ctx *ctx, const struct cpu_state *cs,
 static void print_json(struct nocb_ctx *ctx, const struct cpu_state *cs,
 		       const struct offload_info *oi,
 		       const struct kthread_list *kl, const struct feature f[4],
-		       const struct warnings *w)
+		       struct warnings *w)
 {
 	static const char *const rdst[] = { "ok", "absent", "unreadable",
 					    "malformed", "denied" };
 	struct json j;
 	struct cpulist normal;
-	char buf[1024];
+	char *buf;
 
 	json_init(&j, ctx->out);
 	json_obj_begin(&j);
@@ -248,8 +300,8 @@ static void print_json(struct nocb_ctx *ctx, const struct cpu_state *cs,
 	json_key(&j, "cpus");
 	json_obj_begin(&j);
 #define KLIST(k, set) \
-	do { cpulist_format((set), buf, sizeof(buf)); json_kstr(&j, k, buf); } \
-	while (0)
+	do { buf = list((set), &w->oom); json_kstr(&j, k, buf ? buf : "?"); \
+	     free(buf); } while (0)
 	KLIST("possible", &cs->possible);
 	KLIST("online", &cs->online);
 	KLIST("offline", &cs->offline);
@@ -277,8 +329,9 @@ static void print_json(struct nocb_ctx *ctx, const struct cpu_state *cs,
 		json_kint(&j, "cpu", kt->cpu);
 		json_kbool(&j, "cpu_offloaded",
 			   cpulist_test(&oi->offloaded, kt->cpu));
-		cpulist_format(&kt->allowed, buf, sizeof(buf));
-		json_kstr(&j, "allowed", buf);
+		buf = list(&kt->allowed, &w->oom);
+		json_kstr(&j, "allowed", buf ? buf : "?");
+		free(buf);
 		json_kstr(&j, "policy", sched_policy_name(kt->policy));
 		json_kint(&j, "priority", kt->rt_priority);
 		json_kint(&j, "nice", kt->nice);
@@ -287,7 +340,7 @@ static void print_json(struct nocb_ctx *ctx, const struct cpu_state *cs,
 	json_arr_end(&j);
 	json_key(&j, "warnings");
 	json_arr_begin(&j);
-	for (int i = 0; i < w->n; i++)
+	for (size_t i = 0; i < w->n; i++)
 		json_str(&j, w->msg[i]);
 	json_arr_end(&j);
 	json_obj_end(&j);
@@ -303,7 +356,7 @@ int cmd_status(struct nocb_ctx *ctx, int argc, char **argv)
 	bool failed;
 	struct feature f[4];
 	struct warnings w = { 0 };
-	int c;
+	int c, rc = NOCB_EXIT_OK;
 
 	c = verb_parse(ctx, "status", 0, status_help, argc, argv, &a);
 	if (c != VERB_PARSED)
@@ -331,12 +384,17 @@ int cmd_status(struct nocb_ctx *ctx, int argc, char **argv)
 		print_json(ctx, &cs, oi, &kl, f, &w);
 	else
 		print_text(ctx, &cs, oi, &kl, f, &w);
-	for (int i = 0; i < w.n; i++)
+	if (w.oom) {
+		nocb_err(ctx, "status", "out of memory: output incomplete");
+		rc = NOCB_EXIT_FAIL;
+	}
+	for (size_t i = 0; i < w.n; i++)
 		free(w.msg[i]);
+	free(w.msg);
 	failed = kl.failed != 0;
 	kthread_list_free(&kl);
 	offload_free(oi);
 	free(oi);
 	/* a kthread whose /proc entry was unreadable: the report is short */
-	return failed ? NOCB_EXIT_FAIL : NOCB_EXIT_OK;
+	return failed ? NOCB_EXIT_FAIL : rc;
 }
