@@ -86,12 +86,18 @@ static int real_have_cap(int cap)
 	return ret;
 }
 
+static int real_may_write(const char *path)
+{
+	return faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) ? -errno : 0;
+}
+
 const struct nocb_ops nocb_real_ops = {
 	.set_affinity = real_set_affinity,
 	.set_scheduler = real_set_scheduler,
 	.set_nice = real_set_nice,
 	.write_online = real_write_online,
 	.have_cap = real_have_cap,
+	.may_write = real_may_write,
 };
 
 void nocb_ctx_init(struct nocb_ctx *ctx)

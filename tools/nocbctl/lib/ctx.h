@@ -37,6 +37,8 @@ struct nocb_ops {
 	int (*write_online)(const char *path, bool online);
 	/* 1 if the capability is in the effective set, 0 if not, <0 error */
 	int (*have_cap)(int cap);
+	/* 0 if we may write path (effective ids and capabilities), or -errno */
+	int (*may_write)(const char *path);
 };
 
 extern const struct nocb_ops nocb_real_ops;

@@ -18,7 +18,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/capability.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +44,7 @@ static void hotplug_help(FILE *f)
 	      "\nExit status: 0 refused (EBUSY) as it should, 1 the CPU went\n"
 	      "offline (K3 violated) or an error, 2 not the last normal CPU and\n"
 	      "no --force, 3 the last normal CPU cannot be hot-removed at all,\n"
-	      "4 missing CAP_SYS_ADMIN.\n"
+	      "4 no write access to cpuN/online (run as root).\n"
 	      "\nFor more details see nocbctl(8).\n", f);
 }
 
@@ -398,6 +397,26 @@ static int run(struct hp *h, bool force)
 		}
 		goto out_close;
 	}
+	/*
+	 * The kernel checks nothing but the file mode of cpuN/online (root,
+	 * 0644), so that, not a capability, is what we need.
+	 */
+	cpulist_for_each(cpu, &normal) {
+		char path[4096];
+
+		r = sysfs_online_path(ctx, cpu, path, sizeof(path));
+		if (!r)
+			r = ctx->ops->may_write(path);
+		if (r) {
+			nocb_err(ctx, "hotplug-check",
+				 "cannot write CPU %d's online file: %s (run as root)",
+				 cpu, strerror(-r));
+			result = "error";
+			why = "no write access to cpuN/online";
+			ret = NOCB_EXIT_PRIV;
+			goto report;
+		}
+	}
 	all = normal;
 	r = write_state(h, &all);
 	if (r) {
@@ -535,10 +554,6 @@ int cmd_hotplug(struct nocb_ctx *ctx, int argc, char **argv)
 			 a.args[0]);
 		return NOCB_EXIT_USAGE;
 	}
-	r = nocb_require_cap(ctx, "hotplug-check", CAP_SYS_ADMIN,
-			     "CAP_SYS_ADMIN");
-	if (r)
-		return r;
 	memset(&h, 0, sizeof(h));
 	h.ctx = ctx;
 	if (nocb_path(ctx, h.state, sizeof(h.state), STATE_FILE)) {
@@ -562,7 +577,8 @@ int cmd_hotplug(struct nocb_ctx *ctx, int argc, char **argv)
 		if (r) {
 			nocb_err(ctx, "hotplug-check", "%s: %s", lock,
 				 strerror(-r));
-			return NOCB_EXIT_FAIL;
+			return r == -EACCES || r == -EPERM ? NOCB_EXIT_PRIV :
+							     NOCB_EXIT_FAIL;
 		}
 		if (flock(lockfd, LOCK_EX | LOCK_NB)) {
 			nocb_err(ctx, "hotplug-check",

@@ -251,12 +251,20 @@ static int m_have_cap(int cap)
 	return mock.have_cap;
 }
 
+/* without "capabilities", no write access either */
+static int m_may_write(const char *path)
+{
+	(void)path;
+	return mock.have_cap ? 0 : -EACCES;
+}
+
 const struct nocb_ops mock_ops = {
 	.set_affinity = m_set_affinity,
 	.set_scheduler = m_set_scheduler,
 	.set_nice = m_set_nice,
 	.write_online = m_write_online,
 	.have_cap = m_have_cap,
+	.may_write = m_may_write,
 };
 
 void run_verb(struct run *r, int (*fn)(struct nocb_ctx *, int, char **),
