@@ -1,0 +1,59 @@
+#!/bin/bash
+# nocb-guest: cmdline="rcu_nocbs=1-3" smp=4 timeout=300
+# K1 exactly once across runtime (de)offloading: cbload floods CPU 2 while
+# nocbtoggle de-offloads and offloads it 100 times each (200 toggles).
+# cbload counts its own callbacks; after it stops and waits for them,
+# CPU 2's ci+nci must have grown by exactly what cbload queued plus the
+# kernel's own callbacks on CPU 2 in the same window.  That background is
+# measured first, as a rate over 200 toggles without cbload; the stated
+# bound is that rate times the loaded window, plus 200.
+. "$NOCB_SRC/tools/vm/guest-lib.sh"
+
+f=/sys/kernel/debug/rcu/rcudata
+ctl=/sys/kernel/debug/nocbtoggle/ctl
+ci_nci() { echo $(( $(rcudata_field 2 ci) + $(rcudata_field 2 nci) )); }
+toggles() {
+	local i
+	for i in $(seq 100); do
+		echo "deoffload 2" > $ctl || return 1
+		echo "offload 2" > $ctl || return 1
+	done
+}
+
+check "load nocbtoggle" insmod "$NOCB_SRC/tools/cbload/nocbtoggle.ko"
+# Background: the kernel's own callbacks on CPU 2 per second of toggling,
+# measured with the same 200 toggles but without cbload.
+b0=$(ci_nci); t0=$(date +%s%N)
+check "200 toggles of CPU 2 without load" toggles
+bg_ms=$(( ($(date +%s%N) - t0) / 1000000 + 1 ))
+bg=$(( $(ci_nci) - b0 ))
+note "background: $bg callbacks on CPU 2 in $bg_ms ms of toggling"
+
+c0=$(ci_nci) ci0=$(rcudata_field 2 ci) nci0=$(rcudata_field 2 nci)
+check "load cbload on CPU 2" insmod "$NOCB_SRC/tools/cbload/cbload.ko" cpus=2 rate=50000 work_ns=0
+t0=$(date +%s%N)
+check "200 toggles of CPU 2 under the flood" toggles
+check_eq "CPU 2 offloaded after the toggles" "N" "$(rcudata_flags 2)"
+check "stop cbload and wait for its callbacks" sh -c 'echo 1 > /sys/kernel/debug/cbload/stop'
+load_ms=$(( ($(date +%s%N) - t0) / 1000000 + 1 ))
+# The stated bound: the background rate over the loaded window, plus 200.
+bound=$(( bg * load_ms / bg_ms + 200 ))
+stats=$(grep -E '^ *2 ' /sys/kernel/debug/cbload/stats)
+note "cbload: $stats"
+queued=$(sed -n 's/.* queued=\([0-9]*\).*/\1/p' <<<"$stats")
+invoked=$(sed -n 's/.* invoked=\([0-9]*\).*/\1/p' <<<"$stats")
+dropped=$(sed -n 's/.* dropped=\([0-9]*\).*/\1/p' <<<"$stats")
+d=$(( $(ci_nci) - c0 ))
+dci=$(( $(rcudata_field 2 ci) - ci0 )) dnci=$(( $(rcudata_field 2 nci) - nci0 ))
+note "CPU 2: ci +$dci, nci +$dnci, ci+nci +$d; cbload queued $queued; excess $((d - queued)), bound $bound (loaded window $load_ms ms)"
+check "cbload queued a flood (> 10000)" test "$queued" -gt 10000
+check_eq "cbload invoked every callback it queued" "$queued" "$invoked"
+check_eq "cbload dropped none" 0 "$dropped"
+check "ci+nci grew by at least the queued count (none lost)" test "$d" -ge "$queued"
+check "ci+nci grew by at most queued + background + 200 (none counted twice)" test "$d" -le $((queued + bound))
+check "both ci and nci grew (the CPU changed hands)" test "$dci" -gt 0 -a "$dnci" -gt 0
+ql_below() { [ "$(rcudata_field 2 ql | cut -d/ -f2)" -lt "$1" ]; }
+check "CPU 2's queue drains below 20 (the kernel's own) within 10 s" wait_until 10 ql_below 20
+check "unload cbload" rmmod cbload
+check "unload nocbtoggle" rmmod nocbtoggle
+finish
