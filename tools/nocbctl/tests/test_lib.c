@@ -556,7 +556,55 @@ static void offload_sources(void **state)
 	assert_true(oi->poll);
 	fmt(&oi->offloaded, b);
 	assert_string_equal(b, "2-3");
+	assert_null(oi->nocbs_warning);
 	offload_free(oi);
+	free(oi);
+}
+
+/* A list the kernel rejected: it offloaded every CPU (K4 keeps CPU 0). */
+static void offload_bad_cmdline(void **state)
+{
+	struct nocb_ctx ctx;
+	struct cpu_state cs;
+	struct offload_info *oi = malloc(sizeof(*oi));
+	FILE *errf = tmpfile();
+	char b[256];
+
+	(void)state;
+	assert_non_null(oi);
+	assert_non_null(errf);
+	nocb_ctx_init(&ctx);
+	ctx.err = errf;
+	ctx.root = fx("badnocbs");
+	assert_int_equal(sysfs_read_cpus(&ctx, "t", &cs), 0);
+	offload_read(&ctx, &cs, oi);
+	assert_int_equal(oi->source, OFFLOAD_CMDLINE);
+	fmt(&oi->offloaded, b);
+	assert_string_equal(b, "0-3");
+	assert_non_null(oi->nocbs_warning);
+	assert_contains(oi->nocbs_warning, "rcu_nocbs=1-3:2 is not a valid CPU list (");
+	assert_contains(oi->nocbs_warning, "): the kernel offloaded all CPUs");
+	assert_true(ftell(errf) > 0);	/* said so on stderr */
+	offload_free(oi);
+	ctx.root = fx("badnocbs-rcudata");
+	rewind(errf);
+	assert_int_equal(sysfs_read_cpus(&ctx, "t", &cs), 0);
+	offload_read(&ctx, &cs, oi);
+	assert_int_equal(oi->source, OFFLOAD_RCUDATA);
+	fmt(&oi->nocbs, b);
+	assert_string_equal(b, "1-3");	/* what the kernel did, K4 */
+	assert_contains(oi->nocbs_warning, "all CPUs but CPU 0 (K4)");
+	assert_contains(oi->nohz_warning, "nohz_full=3-1 is not a valid CPU list");
+	assert_true(cpulist_empty(&oi->nohz));
+	offload_free(oi);
+	ctx.root = fx("nocbs-commas");
+	assert_int_equal(sysfs_read_cpus(&ctx, "t", &cs), 0);
+	offload_read(&ctx, &cs, oi);
+	fmt(&oi->offloaded, b);
+	assert_string_equal(b, "1,3");
+	assert_null(oi->nocbs_warning);
+	offload_free(oi);
+	fclose(errf);
 	free(oi);
 }
 
@@ -645,6 +693,7 @@ int run_lib_tests(void)
 		cmocka_unit_test(sysfs_fixtures),
 		cmocka_unit_test(proc_scan_fixtures),
 		cmocka_unit_test(offload_sources),
+		cmocka_unit_test(offload_bad_cmdline),
 		cmocka_unit_test(json_writer),
 		cmocka_unit_test(json_not_utf8),
 	};
