@@ -56,9 +56,26 @@ static const int hold_signals[] = { SIGTSTP, SIGTTIN, SIGTTOU };
 
 struct hp {
 	struct nocb_ctx *ctx;
+	struct json json;
+	struct json *j;			/* &json, or NULL for text output */
 	char state[4096];
-	struct cpulist touched;		/* CPUs we took offline */
 	sigset_t polled;		/* stop signals we blocked and poll */
+	struct cpulist normal;		/* online normal CPUs */
+	struct cpulist others;		/* normal minus target: offlined first */
+	struct cpulist touched;		/* CPUs we took offline */
+	int target;			/* the last normal CPU, or -1 */
+	const char *result, *why;	/* verdict and reason, as in JSON */
+	int ret;			/* exit code */
+	int sig;			/* stop signal seen, or 0 */
+	bool decided;			/* the attempt on the target was made */
+};
+
+/* What run() does after a step. */
+enum step {
+	STEP_GO,	/* go on to the next step */
+	STEP_REPORT,	/* straight to the report: verdict reached */
+	STEP_ERROR,	/* stopped before changing anything, error printed */
+	STEP_DONE,	/* nothing more to say (not-last) */
 };
 
 static int set_online(struct hp *h, int cpu, bool on)
@@ -322,45 +339,40 @@ static int restore(struct hp *h, struct cpulist *failed)
 	return nfail;
 }
 
-static int run(struct hp *h, bool force)
+/*
+ * Restore what a killed run left, read the CPUs and pick the target: the
+ * lowest online normal CPU, the others to go offline first.
+ */
+static enum step plan(struct hp *h, bool force)
 {
 	struct nocb_ctx *ctx = h->ctx;
 	struct cpu_state cs;
 	struct offload_info *oi;
-	struct cpulist normal, others, all, failed;
-	struct json jj = { 0 }, *j = ctx->json ? &jj : NULL;
-	char *list = NULL;
-	const char *result = "error", *why = NULL;
-	int target = -1, cpu, r, ret = NOCB_EXIT_FAIL, sig = 0;
-	bool doc_open = false, decided = false, interrupted;
+	char *list;
+	int cpu, r;
 
-	if (j) {
-		json_init(j, ctx->out);
-		json_obj_begin(j);
-		json_kstr(j, "command", "hotplug-check");
-		doc_open = true;
-	}
-	if (restore_from_state(h, j))
-		goto out_doc;
+	if (restore_from_state(h, h->j))
+		return STEP_ERROR;
 	if (sysfs_read_cpus(ctx, "hotplug-check", &cs))
-		goto out_doc;
+		return STEP_ERROR;
 	oi = malloc(sizeof(*oi));
 	if (!oi) {
 		nocb_err(ctx, "hotplug-check", "out of memory");
-		goto out_doc;
+		return STEP_ERROR;
 	}
 	offload_read(ctx, &cs, oi);
-	cpulist_andnot(&normal, &cs.online, &oi->offloaded);
-	list = cpulist_format_alloc(&normal);
+	cpulist_andnot(&h->normal, &cs.online, &oi->offloaded);
+	list = cpulist_format_alloc(&h->normal);
 	if (!list) {
 		nocb_err(ctx, "hotplug-check", "out of memory");
 		offload_free(oi);
 		free(oi);
-		goto out_doc;
+		return STEP_ERROR;
 	}
-	if (j) {
-		json_kstr(j, "offloaded_source", offload_source_name(oi->source));
-		json_kstr(j, "normal_online", list);
+	if (h->j) {
+		json_kstr(h->j, "offloaded_source",
+			  offload_source_name(oi->source));
+		json_kstr(h->j, "normal_online", list);
 	} else {
 		fprintf(ctx->out,
 			"hotplug-check: online normal CPUs: %s (offloaded CPUs from %s)\n",
@@ -368,40 +380,44 @@ static int run(struct hp *h, bool force)
 	}
 	offload_free(oi);
 	free(oi);
-	if (cpulist_empty(&normal)) {
-		result = "violation";
-		why = "no online CPU is a normal (not offloaded) CPU";
-		goto report;
+	if (cpulist_empty(&h->normal)) {
+		free(list);
+		h->result = "violation";
+		h->why = "no online CPU is a normal (not offloaded) CPU";
+		return STEP_REPORT;
 	}
 	/* A normal CPU without an online file can never go: it is the last. */
-	cpulist_for_each(cpu, &normal) {
+	cpulist_for_each(cpu, &h->normal) {
 		if (!sysfs_cpu_hotpluggable(ctx, cpu)) {
-			target = cpu;
-			result = "not-removable";
-			ret = NOCB_EXIT_UNSUPP;
-			why = "cannot be hot-removed (no online file), so K3 cannot be checked";
-			goto report;
+			free(list);
+			h->target = cpu;
+			h->result = "not-removable";
+			h->ret = NOCB_EXIT_UNSUPP;
+			h->why = "cannot be hot-removed (no online file), so K3 cannot be checked";
+			return STEP_REPORT;
 		}
 	}
-	target = cpulist_next(&normal, 0);
-	others = normal;
-	cpulist_unset(&others, target);
-	if (!cpulist_empty(&others) && !force) {
+	h->target = cpulist_next(&h->normal, 0);
+	h->others = h->normal;
+	cpulist_unset(&h->others, h->target);
+	if (!cpulist_empty(&h->others) && !force) {
 		nocb_err(ctx, "hotplug-check",
 			 "CPU %d is not the last normal CPU (online normal CPUs: %s): use --force to offline the others first",
-			 target, list);
-		ret = NOCB_EXIT_USAGE;
-		if (j) {
-			json_kint(j, "target", target);
-			json_kstr(j, "result", "not-last");
+			 h->target, list);
+		free(list);
+		h->ret = NOCB_EXIT_USAGE;
+		if (h->j) {
+			json_kint(h->j, "target", h->target);
+			json_kstr(h->j, "result", "not-last");
 		}
-		goto out_close;
+		return STEP_DONE;
 	}
+	free(list);
 	/*
 	 * The kernel checks nothing but the file mode of cpuN/online (root,
 	 * 0644), so that, not a capability, is what we need.
 	 */
-	cpulist_for_each(cpu, &normal) {
+	cpulist_for_each(cpu, &h->normal) {
 		char path[4096];
 
 		r = sysfs_online_path(ctx, cpu, path, sizeof(path));
@@ -411,66 +427,87 @@ static int run(struct hp *h, bool force)
 			nocb_err(ctx, "hotplug-check",
 				 "cannot write CPU %d's online file: %s (run as root)",
 				 cpu, strerror(-r));
-			result = "error";
-			why = "no write access to cpuN/online";
-			ret = NOCB_EXIT_PRIV;
-			goto report;
+			h->why = "no write access to cpuN/online";
+			h->ret = NOCB_EXIT_PRIV;
+			return STEP_REPORT;
 		}
 	}
-	all = normal;
-	r = write_state(h, &all);
+	return STEP_GO;
+}
+
+/* Record the CPUs in the state file, then take the others offline. */
+static enum step offline_others(struct hp *h)
+{
+	struct nocb_ctx *ctx = h->ctx;
+	int cpu, r;
+
+	r = write_state(h, &h->normal);
 	if (r) {
 		nocb_err(ctx, "hotplug-check", "%s: %s (nothing changed)",
 			 h->state, strerror(-r));
-		goto out_doc;
+		return STEP_ERROR;
 	}
-	cpulist_for_each(cpu, &others) {
-		sig = pending_signal(h);
-		if (sig)
+	cpulist_for_each(cpu, &h->others) {
+		h->sig = pending_signal(h);
+		if (h->sig)
 			break;
 		r = set_online(h, cpu, false);
 		if (r) {
-			why = "could not offline another normal CPU first";
+			h->why = "could not offline another normal CPU first";
 			nocb_err(ctx, "hotplug-check", "offlining CPU %d: %s",
 				 cpu, strerror(-r));
-			goto restore;
+			return STEP_REPORT;
 		}
 		cpulist_set(&h->touched, cpu);
-		if (!j)
+		if (!h->j)
 			fprintf(ctx->out, "hotplug-check: CPU %d offline\n",
 				cpu);
 	}
-	if (!sig)
-		sig = pending_signal(h);
-	if (sig) {
-		why = "interrupted";
-		goto restore;
+	if (!h->sig)
+		h->sig = pending_signal(h);
+	if (h->sig) {
+		h->why = "interrupted";
+		return STEP_REPORT;
 	}
-	r = set_online(h, target, false);
-	decided = true;
+	return STEP_GO;
+}
+
+/* Try to take the last normal CPU offline: the kernel must say EBUSY. */
+static void attempt(struct hp *h)
+{
+	struct nocb_ctx *ctx = h->ctx;
+	int r = set_online(h, h->target, false);
+
+	h->decided = true;
 	if (r == -EBUSY) {
-		result = "refused";
-		ret = NOCB_EXIT_OK;
-		if (!j)
+		h->result = "refused";
+		h->ret = NOCB_EXIT_OK;
+		if (!h->j)
 			fprintf(ctx->out,
 				"hotplug-check: offlining CPU %d: refused (EBUSY)\n",
-				target);
+				h->target);
 	} else if (r == 0) {
-		cpulist_set(&h->touched, target);
-		result = "violation";
-		why = "the last normal CPU went offline";
-		if (!j)
+		cpulist_set(&h->touched, h->target);
+		h->result = "violation";
+		h->why = "the last normal CPU went offline";
+		if (!h->j)
 			fprintf(ctx->out,
 				"hotplug-check: offlining CPU %d: succeeded: K3 VIOLATED\n",
-				target);
+				h->target);
 	} else {
-		why = "unexpected error offlining the last normal CPU";
-		nocb_err(ctx, "hotplug-check", "offlining CPU %d: %s", target,
-			 strerror(-r));
+		h->why = "unexpected error offlining the last normal CPU";
+		nocb_err(ctx, "hotplug-check", "offlining CPU %d: %s",
+			 h->target, strerror(-r));
 	}
-restore:
-	free(list);
-	list = cpulist_format_alloc(&h->touched);
+}
+
+/* Bring back what we took offline; the state file goes once all are. */
+static void restore_all(struct hp *h)
+{
+	struct nocb_ctx *ctx = h->ctx;
+	struct cpulist failed;
+	char *list = cpulist_format_alloc(&h->touched);
+
 	if (restore(h, &failed)) {
 		char *fl = cpulist_format_alloc(&failed);
 
@@ -478,64 +515,93 @@ restore:
 			 "CPUs %s are still offline; %s keeps them for the next run",
 			 fl ? fl : "?", h->state);
 		free(fl);
-		ret = NOCB_EXIT_FAIL;
-		result = "restore-failed";
+		h->ret = NOCB_EXIT_FAIL;
+		h->result = "restore-failed";
 	} else {
 		if (unlink(h->state) && errno != ENOENT)
 			nocb_err(ctx, "hotplug-check", "%s: %s", h->state,
 				 strerror(errno));
-		if (!j && (!list || list[0]))
+		if (!h->j && (!list || list[0]))
 			fprintf(ctx->out,
 				"hotplug-check: CPUs %s back online\n",
 				list ? list : "?");
 	}
-	if (j) {
-		json_kstr(j, "restored", list ? list : "?");
-		json_kbool(j, "restore_ok", cpulist_empty(&failed));
+	if (h->j) {
+		json_kstr(h->j, "restored", list ? list : "?");
+		json_kbool(h->j, "restore_ok", cpulist_empty(&failed));
 	}
-	if (!sig)
-		sig = pending_signal(h);
-report:
+	free(list);
+	if (!h->sig)
+		h->sig = pending_signal(h);
+}
+
+static void report(struct hp *h)
+{
+	struct nocb_ctx *ctx = h->ctx;
 	/* A signal after the attempt on the target does not undo its verdict. */
-	interrupted = sig && !decided;
+	bool interrupted = h->sig && !h->decided;
+
 	if (interrupted) {
-		result = "interrupted";
-		ret = 128 + sig;
+		h->result = "interrupted";
+		h->ret = 128 + h->sig;
 	}
-	if (j) {
-		json_kint(j, "target", target);
-		json_kstr(j, "result", result);
-		json_key(j, "reason");
-		json_str(j, why);
-	} else if (!strcmp(result, "refused")) {
+	if (h->j) {
+		json_kint(h->j, "target", h->target);
+		json_kstr(h->j, "result", h->result);
+		json_key(h->j, "reason");
+		json_str(h->j, h->why);
+	} else if (!strcmp(h->result, "refused")) {
 		fprintf(ctx->out,
 			"hotplug-check: K3 holds: the last normal CPU %d refused to go offline\n",
-			target);
+			h->target);
 	}
 	/* failures go to stderr in text and JSON mode alike */
-	if (!strcmp(result, "not-removable"))
-		nocb_err(ctx, "hotplug-check", "last normal CPU %d %s", target,
-			 why);
-	else if (!strcmp(result, "violation"))
-		nocb_err(ctx, "hotplug-check", "K3 violated: %s", why);
+	if (!strcmp(h->result, "not-removable"))
+		nocb_err(ctx, "hotplug-check", "last normal CPU %d %s",
+			 h->target, h->why);
+	else if (!strcmp(h->result, "violation"))
+		nocb_err(ctx, "hotplug-check", "K3 violated: %s", h->why);
 	if (interrupted)
 		nocb_err(ctx, "hotplug-check", "interrupted by %s; CPUs restored",
-			 strsignal(sig));
-	else if (sig)
+			 strsignal(h->sig));
+	else if (h->sig)
 		nocb_err(ctx, "hotplug-check",
 			 "%s arrived after the check; CPUs restored",
-			 strsignal(sig));
-out_close:
-	free(list);
-	if (doc_open) {
-		json_obj_end(j);
-		json_end(j);
+			 strsignal(h->sig));
+}
+
+static int run(struct hp *h, bool force)
+{
+	enum step st;
+
+	h->target = -1;
+	h->result = "error";
+	h->ret = NOCB_EXIT_FAIL;
+	if (h->ctx->json) {
+		h->j = &h->json;
+		json_init(h->j, h->ctx->out);
+		json_obj_begin(h->j);
+		json_kstr(h->j, "command", "hotplug-check");
 	}
-	return ret;
-out_doc:
-	if (j)
-		json_kstr(j, "result", "error");
-	goto out_close;
+	st = plan(h, force);
+	if (st == STEP_GO) {
+		st = offline_others(h);
+		if (st == STEP_GO)
+			attempt(h);
+		if (st != STEP_ERROR) {
+			restore_all(h);
+			st = STEP_REPORT;
+		}
+	}
+	if (st == STEP_REPORT)
+		report(h);
+	else if (st == STEP_ERROR && h->j)
+		json_kstr(h->j, "result", "error");
+	if (h->j) {
+		json_obj_end(h->j);
+		json_end(h->j);
+	}
+	return h->ret;
 }
 
 int cmd_hotplug(struct nocb_ctx *ctx, int argc, char **argv)
