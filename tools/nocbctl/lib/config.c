@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* config.c - parser for /etc/nocbctl.conf (see config.h). */
 #include "config.h"
+#include "ctx.h"
 #include "proc.h"
 
-#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,22 +26,6 @@ const char *config_key_name(enum cfg_key k)
 static bool is_ws(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r';
-}
-
-/* Strict integer in [lo,hi] from a NUL-terminated string. */
-static int get_int(const char *s, long lo, long hi, int *out)
-{
-	char *e;
-	long v;
-
-	if (!*s)
-		return -1;
-	errno = 0;
-	v = strtol(s, &e, 10);
-	if (*e || errno || v < lo || v > hi || s[0] == ' ')
-		return -1;
-	*out = (int)v;
-	return 0;
 }
 
 int config_parse(const char *buf, size_t len, int nbits,
@@ -155,7 +139,7 @@ int config_parse(const char *buf, size_t len, int nbits,
 			}
 			break;
 		case CFG_PRIORITY:
-			if (get_int(val, 0, 99, &cfg->priority)) {
+			if (nocb_parse_int(val, 0, 99, &cfg->priority)) {
 				snprintf(why, sizeof(why),
 					 "priority must be 0-99, not '%.32s'",
 					 val);
@@ -163,7 +147,7 @@ int config_parse(const char *buf, size_t len, int nbits,
 			}
 			break;
 		case CFG_NICE:
-			if (get_int(val, -20, 19, &cfg->nice)) {
+			if (nocb_parse_int(val, -20, 19, &cfg->nice)) {
 				snprintf(why, sizeof(why),
 					 "nice must be -20..19, not '%.32s'",
 					 val);

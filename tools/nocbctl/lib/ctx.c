@@ -232,7 +232,8 @@ int nocb_parse_int(const char *s, long lo, long hi, int *out)
 	char *e;
 	long v;
 
-	if (!s || !*s || *s == ' ' || *s == '+')
+	/* strtol() would also take leading blanks and a '+' */
+	if (!s || !(*s == '-' || (*s >= '0' && *s <= '9')))
 		return -1;
 	errno = 0;
 	v = strtol(s, &e, 10);

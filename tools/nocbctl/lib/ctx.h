@@ -89,6 +89,9 @@ int nocb_may_act(const struct nocb_ctx *ctx, const char *verb, bool dry_run);
 
 
 
-/* Strict decimal integer in [lo,hi]; 0 or -1. */
+/*
+ * Strict decimal integer in [lo,hi]: an optional '-', digits, nothing
+ * else. 0, or -1 (out untouched). Every integer nocbctl reads goes here.
+ */
 int nocb_parse_int(const char *s, long lo, long hi, int *out);
 #endif

@@ -375,7 +375,7 @@ const char *sched_policy_name(int policy)
 	case SCHED_RR: return "rr";
 	case SCHED_BATCH: return "batch";
 	case SCHED_IDLE: return "idle";
-	case 6: return "deadline";
+	case SCHED_DEADLINE: return "deadline";
 	default: return "?";
 	}
 }

@@ -613,6 +613,35 @@ static void pin_with_a_cpu_offline(void **state)
 	run_free(&r);
 }
 
+/* One integer parser for options and the file: no '+', no blanks. */
+static void integers_are_strict(void **state)
+{
+	static const char *const conf[] = { "policy = rr\npriority = +3\n",
+					    "policy = other\nnice = +5\n",
+					    "policy = other\nnice = 0x1\n" };
+	char *t = tree_copy("cpu4");
+	struct run r;
+
+	(void)state;
+	run_verb(&r, cmd_prio, fx("cpu4"), false, "prio", "rcuo",
+		 "--policy=other", "--nice=+5", END);
+	assert_int_equal(r.rc, 2);
+	run_free(&r);
+	run_verb(&r, cmd_prio, fx("cpu4"), false, "prio", "rcuo",
+		 "--policy=fifo", "--priority= 1", END);
+	assert_int_equal(r.rc, 2);
+	run_free(&r);
+	for (size_t i = 0; i < sizeof(conf) / sizeof(conf[0]); i++) {
+		tree_write(t, "etc/nocbctl.conf", conf[i]);
+		run_verb(&r, cmd_apply, t, false, "apply", END);
+		assert_int_equal(r.rc, 2);
+		assert_contains(r.err, ":2: ");
+		run_free(&r);
+	}
+	assert_int_equal(mock.n_sched + mock.n_nice, 0);
+	tree_rm(t);
+}
+
 static void apply_idempotent(void **state)
 {
 	char *t = tree_copy("cpu4-pinned");
@@ -1152,6 +1181,7 @@ int run_verb_tests(void)
 		cmocka_unit_test_setup(apply_config, setup),
 		cmocka_unit_test_setup(apply_bad_config_changes_nothing, setup),
 		cmocka_unit_test_setup(apply_idempotent, setup),
+		cmocka_unit_test_setup(integers_are_strict, setup),
 		cmocka_unit_test_setup(apply_with_a_cpu_offline, setup),
 		cmocka_unit_test_setup(pin_with_a_cpu_offline, setup),
 		cmocka_unit_test_setup(hotplug_refused, setup),
