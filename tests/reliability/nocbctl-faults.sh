@@ -4,9 +4,10 @@
 # (only 3 is offloaded) so a forced check has several steps: write the
 # state file, offline CPU 1, offline CPU 2, try CPU 0 (EBUSY), bring 1 and
 # 2 back.  SIGINT and SIGTERM are sent at each of those points (triggered
-# by what sysfs and /run show, plus fixed delays); after each run every CPU
-# is online, the state file is gone and the exit status is 0 (finished
-# first) or 128+signal.  SIGKILL after CPU 1 (and after CPU 2) went offline
+# by what sysfs and /run show, plus fixed delays), SIGHUP, SIGQUIT, SIGUSR1
+# and SIGUSR2 after CPU 1 and after CPU 2; after each run every CPU is
+# online, the state file is gone and the exit status is 0 (finished
+# first) or 128+signal.  A closed stdout (| head -c 0) changes nothing.  SIGKILL after CPU 1 (and after CPU 2) went offline
 # leaves CPUs offline and the state file; the next run restores them from
 # it and says so.
 . "$NOCB_SRC/tools/vm/guest-lib.sh"
@@ -98,6 +99,29 @@ echo "FAULTS runs=$n_runs interrupted=$n_int at0=${hitpt[0]:-0} at1=${hitpt[1]:-
 check "some runs were interrupted with CPU 1 offline (before CPU 2)" test "${hitpt[1]:-0}" -ge 1
 check "some runs were interrupted with CPUs 1 and 2 offline (before the probe)" test "${hitpt[2]:-0}" -ge 1
 check "some runs were interrupted after the probe, while restoring" test "${hitpt[3]:-0}" -ge 1
+
+# The other signals a terminal, a dropped ssh session or kill(1) deliver
+# end the check the same way, after restoring (fewer trigger points).
+for sig in HUP QUIT USR1 USR2; do
+	for when in cpu1 cpu2; do
+		nocbctl hotplug-check --force > /tmp/hc.out 2>&1 &
+		pid=$!
+		trigger $when; hit=$?
+		kill -s $sig $pid 2>/dev/null
+		wait $pid; rc=$?
+		note "SIG$sig at $when (trigger $([ $hit = 0 ] && echo hit || echo missed)): exit $rc"
+		check "SIG$sig at $when: exit 0 or 128+SIG$sig" test $rc = 0 -o $rc = $((128 + $(kill -l $sig)))
+		check_eq "SIG$sig at $when: every CPU online" "$all" "$(cat /sys/devices/system/cpu/online)"
+		check "SIG$sig at $when: no state file left" test ! -e $state
+		for ((c = 0; c < ncpu; c++)); do cpu_off $c && cpu_set_online $c 1 >/dev/null; done
+	done
+done
+# A reader that goes away: SIGPIPE must not stop the restore.
+nocbctl hotplug-check --force | head -c 0; rc=${PIPESTATUS[0]}
+check_eq "stdout closed early: exit 0 (refused), not 141" 0 "$rc"
+check_eq "stdout closed early: every CPU online" "$all" "$(cat /sys/devices/system/cpu/online)"
+check "stdout closed early: no state file left" test ! -e $state
+for ((c = 0; c < ncpu; c++)); do cpu_off $c && cpu_set_online $c 1 >/dev/null; done
 
 # SIGKILL mid-check: nothing can clean up; the next run must.
 n_kill=0
