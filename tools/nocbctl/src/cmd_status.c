@@ -6,6 +6,7 @@
 #include "proc.h"
 #include "sysfs.h"
 
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,7 +255,7 @@ static void print_text(struct nocb_ctx *ctx, const struct cpu_state *cs,
 			cpulist_test(&oi->offloaded, kt->cpu) ? "yes" : "no",
 			buf ? buf : "?", sched_policy_name(kt->policy));
 		free(buf);
-		if (kt->policy == 1 || kt->policy == 2)
+		if (kt->policy == SCHED_FIFO || kt->policy == SCHED_RR)
 			fprintf(o, ":%d\n", kt->rt_priority);
 		else
 			fprintf(o, " nice %d\n", kt->nice);
