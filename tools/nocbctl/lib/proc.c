@@ -327,7 +327,7 @@ int proc_scan_kthreads(const struct nocb_ctx *ctx, const char *what,
 		kt.pid = (pid_t)pid;
 		r = proc_read_kthread(ctx, kt.pid, nbits, &kt);
 		if (r == -ESRCH) {
-			out->vanished++;
+			out->vanished++;	/* exited meanwhile, as above */
 			continue;
 		}
 		if (r == -EPERM)
