@@ -100,7 +100,7 @@ check "some runs were interrupted with CPU 1 offline (before CPU 2)" test "${hit
 check "some runs were interrupted with CPUs 1 and 2 offline (before the probe)" test "${hitpt[2]:-0}" -ge 1
 check "some runs were interrupted after the probe, while restoring" test "${hitpt[3]:-0}" -ge 1
 
-# The other signals a terminal, a dropped ssh session or kill(1) deliver
+# The other signals a terminal, a dropped ssh connection or kill(1) deliver
 # end the check the same way, after restoring (fewer trigger points).
 for sig in HUP QUIT USR1 USR2; do
 	for when in cpu1 cpu2; do

@@ -6,7 +6,7 @@
  * Safety: every CPU this command takes offline is listed in a state file
  * (ROOT/run/nocbctl/hotplug-check.state) before the first change, and
  * brought back online before exit. The signals a terminal, a dropped ssh
- * session or kill(1) send are blocked for the duration and polled between
+ * connection or kill(1) send are blocked for the duration and polled between
  * steps, so they restore the CPUs and then terminate the process; SIGPIPE
  * is ignored, so a closed stdout cannot stop the restore. After SIGKILL the
  * next run finds the state file and restores those CPUs first.
