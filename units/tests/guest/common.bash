@@ -32,18 +32,24 @@ conf_get() {
 	printf '%s\n' "$val"
 }
 
-# cpulist_expand LIST: kernel cpulist ("0-3,5,8-15:2") -> sorted CPU numbers,
-# one per line.
+# cpulist_expand LIST: kernel cpulist ("0-3,5,8-15:1/2") -> sorted CPU
+# numbers, one per line.  As the kernel, a stride needs its /group.
 cpulist_expand() {
-	local part a b s i
+	local part a b ug used group i j
 	local IFS=,
 	for part in $1; do
 		part=${part// /}
 		[ -n "$part" ] || continue
-		s=1
-		if [[ $part == *:* ]]; then s=${part#*:}; part=${part%%:*}; fi
+		used=1 group=1
+		if [[ $part == *:* ]]; then
+			ug=${part#*:} part=${part%%:*}
+			[[ $ug == */* ]] || { echo "cpulist_expand: '$1': a stride needs its /group" >&2; return 2; }
+			used=${ug%/*} group=${ug#*/}
+		fi
 		if [[ $part == *-* ]]; then a=${part%-*}; b=${part#*-}; else a=$part; b=$part; fi
-		for ((i = a; i <= b; i += s)); do echo "$i"; done
+		for ((i = a; i <= b; i += group)); do
+			for ((j = i; j < i + used && j <= b; j++)); do echo "$j"; done
+		done
 	done | sort -n -u
 }
 
