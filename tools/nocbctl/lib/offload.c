@@ -9,29 +9,18 @@
 
 /*
  * The value of the last KEY=VALUE word of the command line (the one the
- * kernel acts on), split as proc_parse_cmdline() splits it. *found is set
+ * kernel acts on), split by proc_cmdline_word(). *found is set
  * if KEY appears at all, also bare; the value is NULL for a bare KEY.
  */
 static const char *last_value(const char *buf, size_t len, const char *key,
 			      size_t *vlen, bool *found)
 {
-	const char *p = buf, *end = buf + len, *val = NULL;
-	size_t klen = strlen(key);
+	const char *p = buf, *end = buf + len, *val = NULL, *t;
+	size_t klen = strlen(key), n;
 
 	*found = false;
 	*vlen = 0;
-	while (p < end) {
-		const char *t;
-		size_t n;
-
-		while (p < end && (*p == ' ' || *p == '\n' || *p == '\t'))
-			p++;
-		t = p;
-		while (p < end && *p != ' ' && *p != '\n' && *p != '\t')
-			p++;
-		n = (size_t)(p - t);
-		if (!n || (n == 2 && !memcmp(t, "--", 2)))
-			break;
+	while ((t = proc_cmdline_word(&p, end, &n))) {
 		if (n < klen || memcmp(t, key, klen) ||
 		    (n > klen && t[klen] != '='))
 			continue;

@@ -391,29 +391,34 @@ int sched_policy_parse(const char *s)
 	return -1;
 }
 
+const char *proc_cmdline_word(const char **p, const char *end, size_t *n)
+{
+	const char *s = *p, *t;
+
+	while (s < end && (*s == ' ' || *s == '\n' || *s == '\t'))
+		s++;
+	t = s;
+	while (s < end && *s != ' ' && *s != '\n' && *s != '\t')
+		s++;
+	*p = s;
+	*n = (size_t)(s - t);
+	if (!*n || (*n == 2 && !memcmp(t, "--", 2)))
+		return NULL;
+	return t;
+}
+
 void proc_parse_cmdline(const char *buf, size_t len, int nbits,
 			struct kcmdline *kc)
 {
-	const char *p = buf, *end = buf + len;
+	const char *p = buf, *end = buf + len, *t;
 	char why[128];
+	size_t n;
 
 	memset(kc, 0, sizeof(*kc));
 	kc->have = true;
-	while (p < end) {
-		const char *t, *eq;
-		size_t n;
+	while ((t = proc_cmdline_word(&p, end, &n))) {
+		const char *eq = memchr(t, '=', n);
 
-		while (p < end && (*p == ' ' || *p == '\n' || *p == '\t'))
-			p++;
-		t = p;
-		while (p < end && *p != ' ' && *p != '\n' && *p != '\t')
-			p++;
-		n = (size_t)(p - t);
-		if (!n)
-			break;
-		if (n == 2 && !memcmp(t, "--", 2))
-			break;	/* rest goes to init */
-		eq = memchr(t, '=', n);
 		if (n == 13 && !memcmp(t, "rcu_nocb_poll", 13)) {
 			kc->poll = true;
 		} else if ((n == 9 && !memcmp(t, "rcu_nocbs", 9)) ||

@@ -116,4 +116,11 @@ int proc_read_cmdline(const struct nocb_ctx *ctx, int nbits,
 void proc_parse_cmdline(const char *buf, size_t len, int nbits,
 			struct kcmdline *kc);
 
+/*
+ * The next word of a kernel command line in [*p, end), split on blanks as
+ * the kernel does; its length in *n.  NULL at the end or at "--" (the rest
+ * goes to init).  Advances *p past the word.
+ */
+const char *proc_cmdline_word(const char **p, const char *end, size_t *n);
+
 #endif
