@@ -205,6 +205,22 @@ static int read_pid_file(const struct nocb_ctx *ctx, pid_t pid,
 	return nocb_read_file(path, buf, len);
 }
 
+/* /proc/PID/stat parsed: -ESRCH if the task is gone, -EINVAL if unparsable. */
+static int read_pid_stat(const struct nocb_ctx *ctx, pid_t pid,
+			 struct proc_stat *pst)
+{
+	char *buf, why[160];
+	size_t len;
+	int r;
+
+	r = read_pid_file(ctx, pid, "stat", &buf, &len);
+	if (r)
+		return r == -ENOENT ? -ESRCH : r;
+	r = proc_parse_stat(buf, len, pst, why, sizeof(why));
+	free(buf);
+	return r ? -EINVAL : 0;
+}
+
 int proc_read_kthread(const struct nocb_ctx *ctx, pid_t pid, int nbits,
 		      struct kthread *kt)
 {
@@ -222,13 +238,9 @@ int proc_read_kthread(const struct nocb_ctx *ctx, pid_t pid, int nbits,
 	free(buf);
 	if (r)
 		return -EINVAL;
-	r = read_pid_file(ctx, pid, "stat", &buf, &len);
+	r = read_pid_stat(ctx, pid, &pst);
 	if (r)
-		return r == -ENOENT ? -ESRCH : r;
-	r = proc_parse_stat(buf, len, &pst, why, sizeof(why));
-	free(buf);
-	if (r)
-		return -EINVAL;
+		return r;
 	kt->allowed = ps.allowed;
 	kt->policy = (int)(pst.policy & 0xff);
 	kt->rt_priority = (int)pst.rt_priority;
@@ -242,17 +254,11 @@ int proc_read_kthread(const struct nocb_ctx *ctx, pid_t pid, int nbits,
 int proc_recheck_kthread(const struct nocb_ctx *ctx, const struct kthread *kt)
 {
 	struct proc_stat pst;
-	char *buf, why[160];
-	size_t len;
 	int r;
 
-	r = read_pid_file(ctx, kt->pid, "stat", &buf, &len);
+	r = read_pid_stat(ctx, kt->pid, &pst);
 	if (r)
-		return r == -ENOENT ? -ESRCH : r;
-	r = proc_parse_stat(buf, len, &pst, why, sizeof(why));
-	free(buf);
-	if (r)
-		return -EINVAL;
+		return r;
 	if (strcmp(pst.comm, kt->name) || !(pst.flags & PF_KTHREAD_FLAG) ||
 	    pst.starttime != kt->starttime)
 		return -ESRCH;	/* exited; the pid is another task's now */
