@@ -1,5 +1,5 @@
 #!/bin/bash
-# nocb-guest: cmdline="rcu_nocbs=1-3" smp=4 timeout=300
+# nocb-guest: cmdline="rcu_nocbs=1-3 isolcpus=2" smp=4 timeout=300
 # K1 exactly once across runtime (de)offloading: cbload floods CPU 2 while
 # nocbtoggle de-offloads and offloads it 100 times each (200 toggles).
 # cbload counts its own callbacks; after it stops and waits for them,
@@ -7,6 +7,12 @@
 # kernel's own callbacks on CPU 2 in the same window.  That background is
 # measured first, as a rate over 200 toggles without cbload; the stated
 # bound is that rate times the loaded window, plus 200.
+# Every task that closes a file or exits queues a callback on its CPU
+# (file_free(), put_task_struct_rcu_user()), so a shell that wanders onto
+# CPU 2 in one phase and not the other breaks the bound.  isolcpus=2 keeps
+# user space off CPU 2 and this shell, with every awk it forks, is pinned to
+# CPU 0: the background is the kernel's own work on CPU 2 (0 to 1 callbacks
+# in 2026-12-04 runs).
 . "$NOCB_SRC/tools/vm/guest-lib.sh"
 
 f=/sys/kernel/debug/rcu/rcudata
@@ -20,6 +26,8 @@ toggles() {
 	done
 }
 
+check "pin this shell to CPU 0" taskset -pc 0 $$
+check_eq "CPU 2 isolated from user space (isolcpus=2)" "2" "$(cat /sys/devices/system/cpu/isolated)"
 check "load nocbtoggle" insmod "$NOCB_SRC/tools/cbload/nocbtoggle.ko"
 # Background: the kernel's own callbacks on CPU 2 per second of toggling,
 # measured with the same 200 toggles but without cbload.
