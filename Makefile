@@ -2,17 +2,22 @@
 
 TOP        := $(CURDIR)
 BUILD      := $(TOP)/build
-KOBJ       := $(BUILD)/kernel-obj
+# KVER picks a kernel series: a folder of kernel-patches/ named after
+# Debian's linux-source-KVER package.  Its tree, objects and test modules
+# live in build/KVER/.
+KVER       ?= 6.1
+KOBJ       := $(BUILD)/$(KVER)/kernel-obj
 BZIMAGE    := $(KOBJ)/arch/x86/boot/bzImage
 IMAGE_DIR  := $(BUILD)/image
 IMAGE      := $(IMAGE_DIR)/image.raw
 STAGE      := $(BUILD)/stage
 
-# linux-source-6.1 version the series was last tested on; `make kernel`
-# warns when apt installs another one and fails loudly if a patch does not
-# apply.
-TESTED_LINUX_SOURCE := 6.1.192-3
-
+# kernel-patches/KVER/tested-on names the linux-source version the series
+# was last tested on; `make kernel` warns when apt installs another one and
+# fails loudly if a patch does not apply.
+export KVER
+# The series `make test` builds and tests, each guest test on each.
+KVERS      ?= 6.1
 CMDLINE    ?= rcu_nocbs=1-3
 SMP        ?= 4
 KVM        ?= 0
@@ -24,13 +29,13 @@ KVM        ?= 0
 help:
 	@echo "make qemu      build kernel + image, boot it (CMDLINE='$(CMDLINE)' SMP=$(SMP) KVM=0|1)"
 	@echo "make test      every unit test and every guest test (installs what it needs)"
-	@echo "make kernel    patched guest kernel in build/kernel-obj (ccache in /var/cache/nocb)"
-	@echo "make kernel FLAVOR=debug   the same with lockdep, PROVE_RCU, KASAN, ... in build/kernel-obj-debug"
+	@echo "make kernel    patched guest kernel in build/$(KVER)/kernel-obj (KVER=$(KVER); ccache in /var/cache/nocb)"
+	@echo "make kernel FLAVOR=debug   the same with lockdep, PROVE_RCU, KASAN, ... in build/$(KVER)/kernel-obj-debug"
 	@echo "make test-debug              the module-free guest tests on the debug flavor"
 	@echo "make image     Debian bookworm guest image in build/image"
 	@echo "make check     unit tests only (no VM)"
 	@echo "make guest-test [GUEST_TESTS=...]  guest tests only"
-	@echo "make export-patches  regenerate kernel-patches/ from branch nocb in build/linux"
+	@echo "make export-patches  regenerate kernel-patches/$(KVER)/ from branch nocb in build/$(KVER)/linux"
 	@echo "make check-patches   series complete, applies without fuzz, checkpatch clean"
 	@echo "make bisect-build    build the kernel at every step of the series"
 	@echo "make fuzz [FUZZ_SECONDS=20]   nocbctl's libFuzzer harnesses"
@@ -42,9 +47,9 @@ help:
 all: kernel image
 
 kernel:
-	@tools/deps.sh kernel
-	@v=$$(dpkg-query -W -f='$${Version}' linux-source-6.1); [ "$$v" = "$(TESTED_LINUX_SOURCE)" ] || \
-		echo "make: warning: linux-source-6.1 is $$v; the series was tested on $(TESTED_LINUX_SOURCE)" >&2
+	@tools/deps.sh kernel linux-source-$(KVER)
+	@v=$$(dpkg-query -W -f='$${Version}' linux-source-$(KVER)); t=$$(cat kernel-patches/$(KVER)/tested-on); \
+		[ "$$v" = "$$t" ] || echo "make: warning: linux-source-$(KVER) is $$v; the series was tested on $$t" >&2
 	@tools/kernel/build.sh
 	@[ -n "$(FLAVOR)" ] || $(MAKE) -s -C tools/cbload >/dev/null
 
@@ -73,21 +78,22 @@ check:
 
 guest-test: kernel image
 	@tools/deps.sh qemu
-	@tools/run-tests --guest $(GUEST_TESTS)
+	@NOCB_KVERS=$(KVER) tools/run-tests --guest $(GUEST_TESTS)
 
-test: kernel image
+test: image
+	@for k in $(KVERS); do $(MAKE) -s kernel KVER=$$k || exit 1; done
 	@tools/deps.sh tools test qemu
-	@tools/run-tests --unit --guest
+	@NOCB_KVERS="$(KVERS)" tools/run-tests --unit --guest
 
 export-patches:
 	@tools/kernel/export-patches.sh
 
 check-patches:
-	@tools/deps.sh kernel
+	@tools/deps.sh kernel linux-source-$(KVER)
 	@tools/kernel/check-patches.sh
 
 bisect-build:
-	@tools/deps.sh kernel
+	@tools/deps.sh kernel linux-source-$(KVER)
 	@tools/kernel/bisect-build.sh
 
 fuzz:
@@ -118,7 +124,7 @@ DEBUG_TESTS ?= tools/vm/tests/smoke.sh kernel-patches/tests/k3-hotplug.sh \
 test-debug: image
 	@$(MAKE) -s kernel FLAVOR=debug
 	@tools/deps.sh qemu
-	@NOCB_KERNEL=$(BUILD)/kernel-obj-debug/arch/x86/boot/bzImage NOCB_TEST_TIMEOUT=600 \
+	@NOCB_KERNEL=$(BUILD)/$(KVER)/kernel-obj-debug/arch/x86/boot/bzImage NOCB_TEST_TIMEOUT=600 \
 		tools/run-tests --guest $(DEBUG_TESTS)
 
 bench: kernel image

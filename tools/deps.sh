@@ -1,10 +1,11 @@
 #!/bin/bash
 # Install the Debian packages a make target needs, only when one is missing.
-# Usage: tools/deps.sh GROUP...   (groups: kernel image qemu tools test)
+# Usage: tools/deps.sh GROUP|linux-source-KVER...
+#   (groups: kernel image qemu tools test; linux-source-KVER: that package)
 set -euo pipefail
 
 declare -A pkgs=(
-	[kernel]="linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev cpio kmod xz-utils ccache rsync git python3 perl"
+	[kernel]="build-essential bc bison flex libelf-dev libssl-dev cpio kmod xz-utils ccache rsync git python3 perl"
 	[image]="mkosi debootstrap systemd-container e2fsprogs dosfstools fdisk zstd cpio"
 	[qemu]="qemu-system-x86 qemu-utils ovmf coreutils"
 	[tools]="build-essential pkg-config libcap-dev libcmocka-dev clang cppcheck bash-completion man-db groff-base"
@@ -13,6 +14,7 @@ declare -A pkgs=(
 
 want=()
 for group in "$@"; do
+	case "$group" in linux-source-[0-9]*) pkgs[$group]=$group ;; esac
 	[ -n "${pkgs[$group]+x}" ] || { echo "deps.sh: unknown group '$group'" >&2; exit 2; }
 	for p in ${pkgs[$group]}; do
 		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || want+=("$p")

@@ -18,7 +18,7 @@ set -u
 : "${BENCH_HIST:=10000}" "${BENCH_REP:=1}" "${BENCH_WARMUP:=1}"
 N=$BENCH_CPU
 ko=$NOCB_OUT/cbload.ko
-[ -f "$ko" ] || ko=$NOCB_SRC/tools/cbload/cbload.ko
+[ -f "$ko" ] || ko=$NOCB_SRC/build/$(uname -r | cut -d. -f1,2)/test-modules/cbload.ko
 rcudata=/sys/kernel/debug/rcu/rcudata
 T=/sys/kernel/tracing
 mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug

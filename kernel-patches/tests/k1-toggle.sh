@@ -28,7 +28,7 @@ toggles() {
 
 check "pin this shell to CPU 0" taskset -pc 0 $$
 check_eq "CPU 2 isolated from user space (isolcpus=2)" "2" "$(cat /sys/devices/system/cpu/isolated)"
-check "load nocbtoggle" insmod "$NOCB_SRC/tools/cbload/nocbtoggle.ko"
+check "load nocbtoggle" insmod "$(nocb_ko nocbtoggle)"
 # Background: the kernel's own callbacks on CPU 2 per second of toggling,
 # measured with the same 200 toggles but without cbload.
 b0=$(ci_nci); t0=$(date +%s%N)
@@ -38,7 +38,7 @@ bg=$(( $(ci_nci) - b0 ))
 note "background: $bg callbacks on CPU 2 in $bg_ms ms of toggling"
 
 c0=$(ci_nci) ci0=$(rcudata_field 2 ci) nci0=$(rcudata_field 2 nci)
-check "load cbload on CPU 2" insmod "$NOCB_SRC/tools/cbload/cbload.ko" cpus=2 rate=50000 work_ns=0
+check "load cbload on CPU 2" insmod "$(nocb_ko cbload)" cpus=2 rate=50000 work_ns=0
 t0=$(date +%s%N)
 check "200 toggles of CPU 2 under the flood" toggles
 check_eq "CPU 2 offloaded after the toggles" "N" "$(rcudata_flags 2)"

@@ -10,7 +10,7 @@ ctl=/sys/kernel/debug/nocbtoggle/ctl
 toggle() { local err; err=$( { echo "$1 $2" > $ctl; } 2>&1 ); local rc=$?; [ -n "$err" ] && echo "${err##*: }"; return $rc; }
 offloaded() { awk '$1 ~ /N/ { sub(/[^0-9].*/, "", $1); printf "%s%s", s, $1; s = " " }' /sys/kernel/debug/rcu/rcudata; }
 
-check "load nocbtoggle" insmod "$NOCB_SRC/tools/cbload/nocbtoggle.ko"
+check "load nocbtoggle" insmod "$(nocb_ko nocbtoggle)"
 check_eq "offloaded at boot: 2 3" "2 3" "$(offloaded)"
 check_eq "offload CPU 0: EINVAL" "Invalid argument" "$(toggle offload 0)"
 check_eq "garbage: EINVAL" "Invalid argument" "$(toggle offload x)"

@@ -1,46 +1,39 @@
 #!/bin/bash
-# Build the patched guest kernel: extract Debian's linux-source-6.1 into
-# build/linux (a git repo whose tag "base" is the pristine tree), apply
-# kernel-patches/series on branch "series", configure, and build out of tree
-# in build/kernel-obj with ccache.  Every step is skipped when its inputs are
-# unchanged, so a no-change rebuild compiles nothing.
-# FLAVOR=NAME merges kernel-patches/NAME.config over nocb.config and
-# builds in build/kernel-obj-NAME (same tree, same ccache).
+# Build one patched guest kernel: extract Debian's linux-source-KVER into
+# build/KVER/linux (a git repo whose tag "base" is the pristine tree), apply
+# kernel-patches/KVER/series on branch "series", configure, and build out of
+# tree in build/KVER/kernel-obj with ccache.  Every step is skipped when its
+# inputs are unchanged, so a no-change rebuild compiles nothing.
+# KVER=6.1 (default) or another folder of kernel-patches/.  The config is
+# x86_64_defconfig + kvm_guest.config + kernel-patches/common.config + the
+# series' own nocb.config; FLAVOR=NAME merges kernel-patches/NAME.config
+# last and builds in build/KVER/kernel-obj-NAME (same tree, same ccache).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-src=$top/build/linux
-flavor=${FLAVOR:-}
-obj=$top/build/kernel-obj${flavor:+-$flavor}
-version_file=$top/build/kernel${flavor:+-$flavor}.version
-patches=$top/kernel-patches
-fragments=("$patches/nocb.config")
+. "$top/tools/kernel/env.sh"
+fragments=("$top/kernel-patches/common.config" "$pdir/nocb.config")
 if [ -n "$flavor" ]; then
-	[ -f "$patches/$flavor.config" ] || { echo "kernel: no kernel-patches/$flavor.config for FLAVOR=$flavor" >&2; exit 2; }
-	fragments+=("$patches/$flavor.config")
+	[ -f "$top/kernel-patches/$flavor.config" ] || { echo "kernel: no kernel-patches/$flavor.config for FLAVOR=$flavor" >&2; exit 2; }
+	fragments+=("$top/kernel-patches/$flavor.config")
 fi
-tarball=/usr/src/linux-source-6.1.tar.xz
 jobs=${JOBS:-$(nproc)}
 
 log() { echo "kernel: $*" >&2; }
 die() { echo "kernel: $*" >&2; exit 1; }
 
-export CCACHE_DIR=${CCACHE_DIR:-/var/cache/nocb/ccache}
-# Paths under the clone are rewritten relative, so a CI clone in another
-# folder hits the cache filled by a developer's tree.
-export CCACHE_BASEDIR=$top CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
 mkdir -p "$CCACHE_DIR"
 ccache --max-size=8G >/dev/null
 
-srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+srcver=$(dpkg-query -W -f='${Version}' "$srcpkg")
 
 # 1. Pristine tree, once per linux-source version.
 if [ "$(cat "$src/.nocb-source-version" 2>/dev/null)" != "$srcver" ]; then
-	log "extracting linux-source-6.1 $srcver"
+	log "extracting $srcpkg $srcver"
 	rm -rf "$src" "$obj"
-	mkdir -p "$top/build"
-	tar -C "$top/build" -xf "$tarball"
-	mv "$top/build/linux-source-6.1" "$src"
+	mkdir -p "$kbuild"
+	tar -C "$kbuild" -xf "$tarball"
+	mv "$kbuild/$srcpkg" "$src"
 	git -C "$src" init -q -b pristine
 	git -C "$src" config gc.auto 0
 	git -C "$src" add -A -f  # Debian's .gitignore ignores the top level
@@ -48,7 +41,7 @@ if [ "$(cat "$src/.nocb-source-version" 2>/dev/null)" != "$srcver" ]; then
 	# base commit, so exported patches do not churn.
 	GIT_AUTHOR_DATE="$(date -u -R -r "$tarball")" GIT_COMMITTER_DATE="$(date -u -R -r "$tarball")" \
 		git -C "$src" -c user.name=linux-source -c user.email=linux-source@debian.invalid \
-		commit -q -m "linux-source-6.1 $srcver (Debian)"
+		commit -q -m "$srcpkg $srcver (Debian)"
 	git -C "$src" tag -f base >/dev/null
 	echo "$srcver" > "$src/.git/nocb-source-version"
 	echo "$srcver" > "$src/.nocb-source-version"
@@ -61,26 +54,26 @@ fi
 
 # 2. Apply the series when it changed.  git only rewrites files that differ,
 # so make recompiles only what the changed patches touch.
-series_list() { grep -v -e '^#' -e '^[[:space:]]*$' "$patches/series" || true; }
-series_id=$(cd "$patches" && { cat series; series_list | xargs -r cat; } | sha256sum | cut -c1-16)
+series_list() { grep -v -e '^#' -e '^[[:space:]]*$' "$pdir/series" || true; }
+series_id=$(cd "$pdir" && { cat series; series_list | xargs -r cat; } | sha256sum | cut -c1-16)
 if [ "$(cat "$src/.git/nocb-series-id" 2>/dev/null)" != "$series_id" ]; then
 	if [ -n "$(git -C "$src" status --porcelain)" ]; then
-		die "build/linux has uncommitted changes; commit them on a branch (make export-patches) or discard them"
+		die "build/$kver/linux has uncommitted changes; commit them on a branch (make export-patches) or discard them"
 	fi
 	git -C "$src" checkout -q -B series base
 	n=0
 	for p in $(series_list); do
 		n=$((n + 1))
-		[ -f "$patches/$p" ] || die "series lists $p but kernel-patches/$p does not exist"
+		[ -f "$pdir/$p" ] || die "series lists $p but kernel-patches/$kver/$p does not exist"
 		if ! git -C "$src" -c user.name=nocb -c user.email=nocb@localhost \
-			am -q --committer-date-is-author-date "$patches/$p" >&2; then
+			am -q --committer-date-is-author-date "$pdir/$p" >&2; then
 			git -C "$src" am --abort || true
 			git -C "$src" checkout -q -B series base
 			rm -f "$src/.git/nocb-series-id"
-			die "patch $n ($p) does not apply to linux-source-6.1 $srcver"
+			die "patch $n ($p) does not apply to $srcpkg $srcver"
 		fi
 	done
-	log "applied $n patch(es) from kernel-patches/series"
+	log "applied $n patch(es) from kernel-patches/$kver/series"
 	echo "$series_id" > "$src/.git/nocb-series-id"
 fi
 
@@ -122,7 +115,7 @@ export KBUILD_BUILD_TIMESTAMP="$(date -u -R -r "$tarball")"
 log "building bzImage and modules with $jobs job(s)"
 make -s -C "$src" O="$obj" -j"$jobs" CC="ccache gcc" bzImage modules
 {
-	echo "linux-source-6.1 $srcver"
+	echo "$srcpkg $srcver"
 	echo "series $(git -C "$src" rev-parse --short HEAD) ($(git -C "$src" rev-list --count base..HEAD) patch(es))"
 	echo "kernelrelease $(make -s -C "$src" O="$obj" kernelrelease)"
 } > "$version_file"

@@ -1,11 +1,10 @@
 #!/bin/bash
-# Check kernel-patches/: the series lists every patch, each applies in order
-# with no fuzz to the linux-source-6.1 apt installs today, and
-# scripts/checkpatch.pl --strict reports nothing.
+# Check kernel-patches/KVER/ (KVER=6.1 by default): the series lists every
+# patch, each applies in order with no fuzz to the linux-source-KVER apt
+# installs today, and scripts/checkpatch.pl --strict reports nothing.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-src=$top/build/linux
-pdir=$top/kernel-patches
+. "$top/tools/kernel/env.sh"
 bad=0
 err() { echo "check-patches: $*" >&2; bad=1; }
 
@@ -39,5 +38,5 @@ for p in "${listed[@]}" ; do
 	grep -q '^Signed-off-by: ' "$pdir/$p" || err "$p has no Signed-off-by"
 done
 
-[ $bad -eq 0 ] && echo "check-patches: ${#listed[@]} patch(es): series complete, apply cleanly, checkpatch --strict clean" >&2
+[ $bad -eq 0 ] && echo "check-patches: $kver: ${#listed[@]} patch(es): series complete, apply cleanly, checkpatch --strict clean" >&2
 exit $bad

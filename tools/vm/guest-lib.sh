@@ -75,6 +75,12 @@ finish() {
 
 mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
 
+# The build folder of the kernel that is running (build/6.1, build/6.12):
+# its test modules and rcutorture come from there.  The running kernel's
+# version picks it, not what the host meant to boot.
+nocb_kbuild=$NOCB_SRC/build/$(uname -r | cut -d. -f1,2)
+nocb_ko() { echo "$nocb_kbuild/test-modules/$1.ko"; }
+
 # cb_load CPU COUNT: open and close a file COUNT times on CPU.  Each close
 # frees a struct file through call_rcu() on that CPU (6.1), so this queues
 # at least COUNT RCU callbacks there.

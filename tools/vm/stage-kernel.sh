@@ -6,7 +6,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 img=$top/build/image
-bz=$top/build/kernel-obj/arch/x86/boot/bzImage
+bz=$top/build/${KVER:-6.1}/kernel-obj/arch/x86/boot/bzImage
 [ -f "$bz" ] || { echo "stage-kernel: $bz missing: run make kernel" >&2; exit 1; }
 mkdir -p "$img"
 cp "$bz" "$img/image.vmlinuz"
