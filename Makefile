@@ -80,10 +80,16 @@ guest-test: kernel image
 	@tools/deps.sh qemu
 	@NOCB_KVERS=$(KVER) tools/run-tests --guest $(GUEST_TESTS)
 
-test: image
-	@for k in $(KVERS); do $(MAKE) -s kernel KVER=$$k || exit 1; done
-	@tools/deps.sh tools test qemu
-	@NOCB_KVERS="$(KVERS)" tools/run-tests --unit --guest
+# Every step is timed into build/test-times; run-tests prints the
+# breakdown, then the wall time of the whole run is printed.
+test:
+	@mkdir -p $(BUILD) && rm -f $(BUILD)/test-times
+	@export NOCB_TIMES=$(BUILD)/test-times; t0=$$(date +%s); \
+	tools/timed apt tools/deps.sh kernel image qemu tools test $(addprefix linux-source-,$(KVERS)) && \
+	for k in $(KVERS); do tools/timed "kernel $$k" $(MAKE) -s kernel KVER=$$k || exit 1; done && \
+	tools/timed image $(MAKE) -s image && \
+	NOCB_KVERS="$(KVERS)" tools/run-tests --unit --guest; rc=$$?; \
+	echo "make test: wall time $$(( $$(date +%s) - t0 )) s" >&2; exit $$rc
 
 export-patches:
 	@tools/kernel/export-patches.sh
