@@ -303,29 +303,38 @@ static int read_irq_list(const struct chk *c, struct cpulist *out, int irq,
 }
 
 /*
- * Is irq one of a block device's hardware-queue interrupts, with that
- * queue's CPUs (blk-mq spreads the managed interrupts of a multi-queue
- * device over the CPUs, one queue's CPUs each)? Writes "vda queue 2".
+ * Is irq a managed per-queue interrupt of a multi-queue block device? Its
+ * PCI function (above the disk in sysfs) holds msi_irqs/IRQ, and blk-mq
+ * spread it over the CPUs: its CPUs are a hardware queue's cpu_list, or,
+ * as the kernel lists no CPUs for a queue of isolated CPUs only, they are
+ * isolated CPUs and not the default affinity every other interrupt starts
+ * with. Procfs does not show the kernel's managed flag itself. Writes
+ * "vda, 4 queues".
  */
 static bool queue_irq(const struct chk *c, int irq,
 		      const struct cpulist *aff, char *q, size_t qlen)
 {
-	char dir[4096], real[PATH_MAX], top[4096];
-	/* d_name is at most 255 bytes */
+	char dir[4096], real[PATH_MAX], top[4096], *s;
+	struct cpulist dflt;
+	bool found = false, have_dflt;
 	struct dirent *de;
-	bool found = false;
 	DIR *d;
 
+	s = read_line(c->ctx, "/proc/irq/default_smp_affinity");
+	have_dflt = s && !cpumask_parse_hex(s, strlen(s), c->p->cs.nbits, &dflt);
+	free(s);
 	if (nocb_path(c->ctx, dir, sizeof(dir), "/sys/block") ||
 	    nocb_path(c->ctx, top, sizeof(top), "/sys"))
 		return false;
 	d = opendir(dir);
 	if (!d)
 		return false;
+	/* d_name is at most 255 bytes */
 	while (!found && (de = readdir(d))) {
 		char path[PATH_MAX + 4096 + 300], *slash;
-		bool ours = false;
+		bool ours = false, same = false;
 		struct dirent *qe;
+		int nq = 0;
 		DIR *qd;
 
 		if (de->d_name[0] == '.')
@@ -333,7 +342,6 @@ static bool queue_irq(const struct chk *c, int irq,
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (!realpath(path, real))
 			continue;
-		/* the PCI function above the disk holds msi_irqs/N */
 		while (!ours && (slash = strrchr(real, '/')) &&
 		       strlen(real) > strlen(top)) {
 			*slash = '\0';
@@ -344,25 +352,28 @@ static bool queue_irq(const struct chk *c, int irq,
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/mq", dir, de->d_name);
 		qd = opendir(path);
-		while (qd && !found && (qe = readdir(qd))) {
+		while (qd && (qe = readdir(qd))) {
 			struct cpulist qc;
-			char rel[600], why[128], *s;
+			char rel[600], why[128];
 			int qn;
 
 			if (nocb_parse_int(qe->d_name, 0, INT_MAX, &qn))
 				continue;
+			nq++;
 			snprintf(rel, sizeof(rel), "/sys/block/%s/mq/%d/cpu_list",
 				 de->d_name, qn);
 			s = read_line(c->ctx, "%s", rel);
-			found = s && !cpulist_parse_str(s, c->p->cs.nbits, &qc,
-							why, sizeof(why)) &&
-				cpulist_equal(&qc, aff);
-			if (found)
-				snprintf(q, qlen, "%s queue %d", de->d_name, qn);
+			same = same || (s && !cpulist_parse_str(s, c->p->cs.nbits,
+						&qc, why, sizeof(why)) &&
+					cpulist_equal(&qc, aff));
 			free(s);
 		}
 		if (qd)
 			closedir(qd);
+		found = nq > 1 && (same || (have_dflt && !cpulist_equal(aff, &dflt) &&
+					    cpulist_subset(aff, &c->p->isolate)));
+		if (found)
+			snprintf(q, qlen, "%s, %d queues", de->d_name, nq);
 	}
 	closedir(d);
 	return found;
@@ -387,7 +398,7 @@ static void check_irq(struct chk *c, int irq)
 	a = L(c, &aff);
 	b = L(c, &bad);
 	if (managed && (cpulist_subset(&aff, &p->isolate) || kept_off)) {
-		note(c, "irq %d (%s) is the managed interrupt of %s, CPUs %s: nobody can move it; %s",
+		note(c, "irq %d (%s) is a managed per-queue interrupt (%s), CPUs %s: nobody can move it; %s",
 		     irq, name && name[0] ? name : "-", q, a,
 		     kept_off ? "isolcpus=managed_irq keeps it on a housekeeping CPU" :
 		     "it fires only for I/O submitted on those isolated CPUs");

@@ -232,7 +232,7 @@ static void check_clean(void **state)
 	assert_int_equal(count_substr(r.out, "mismatch"), 0);
 	assert_contains(r.out, "plan --check: clean (isolated 2-3, housekeeping 0-1)\n");
 	/* the disk's per-queue interrupts on CPUs 2 and 3 cannot move */
-	assert_contains(r.out, "note: irq 27 (virtio3-req.2) is the managed interrupt of vda queue 2");
+	assert_contains(r.out, "note: irq 27 (virtio3-req.2) is a managed per-queue interrupt (vda, 4 queues), CPUs 2: nobody can move it");
 	assert_contains(r.out, "note: irq 28 (virtio3-req.3)");
 	assert_int_equal(r.errlen, 0);
 	run_free(&r);
@@ -342,7 +342,35 @@ static void check_irqs(void **state)
 		tree_write(t, "sys/devices/pci0000:00/0000:00:03.0/msi_irqs/29", "");
 		check_run(&r, t, "--isolate=2-3", END);
 		assert_int_equal(r.rc, 0);
-		assert_contains(r.out, "note: irq 29 (-) is the managed interrupt of vda queue 2");
+		assert_contains(r.out, "note: irq 29 (-) is a managed per-queue interrupt (vda, 4 queues)");
+		run_free(&r);
+		/* the kernel lists no CPUs for an isolated CPU's queue */
+		tree_write(t, "sys/block/vda/mq/2/cpu_list", "\n");
+		check_run(&r, t, "--isolate=2-3", END);
+		assert_int_equal(r.rc, 0);
+		assert_contains(r.out, "note: irq 29 (-) is a managed per-queue");
+		run_free(&r);
+		/* ...but the default affinity is not a queue's spread */
+		tree_write(t, "proc/irq/default_smp_affinity", "4\n");
+		check_run(&r, t, "--isolate=2-3", END);
+		assert_int_equal(r.rc, 1);
+		assert_contains(r.out, "mismatch: interrupt: irq 29 (-)");
+		run_free(&r);
+		/* nor is an interrupt of a single-queue disk */
+		tree_write(t, "proc/irq/default_smp_affinity", "3\n");
+		for (int q = 1; q < 4; q++) {
+			char rel[64], path[4200];
+
+			snprintf(rel, sizeof(rel), "sys/block/vda/mq/%d/cpu_list", q);
+			snprintf(path, sizeof(path), "%s/%s", t, rel);
+			assert_int_equal(unlink(path), 0);
+			*strrchr(path, '/') = '\0';
+			assert_int_equal(rmdir(path), 0);
+		}
+		check_run(&r, t, "--isolate=2-3", END);
+		assert_int_equal(r.rc, 1);
+		assert_contains(r.out, "mismatch: interrupt: irq 27 (virtio3-req.2)");
+		assert_contains(r.out, "mismatch: interrupt: irq 29 (-)");
 		run_free(&r);
 		tree_rm(t);
 	}
