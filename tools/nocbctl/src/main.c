@@ -31,6 +31,8 @@ static const struct verb verbs[] = {
 	{ "apply", cmd_apply, "apply /etc/nocbctl.conf (pin + prio)" },
 	{ "hotplug-check", cmd_hotplug,
 	  "confirm the last normal CPU refuses to go offline" },
+	{ "plan", cmd_plan,
+	  "isolation recipe for CPUs (--check: the running system)" },
 };
 
 static void usage(FILE *f)

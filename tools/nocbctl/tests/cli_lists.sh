@@ -178,6 +178,9 @@ for fx in "$F"/*/ "$T"/big4096/; do
 	prio rcuo --policy=fifo --priority=1 --dry-run
 	prio rcuop --policy=other --nice=-5 --dry-run
 	apply --config $cfg --dry-run
+	plan --isolate=1
+	plan --check --isolate=1
+	plan --check
 	EOF2
 	cp -a "$fx" "$T/hp"
 	run "$T/out" "$T/err" -- "$N" --json --root "$T/hp" hotplug-check

@@ -88,5 +88,6 @@ int count_substr(const char *hay, const char *needle);
 int run_lib_tests(void);
 int run_verb_tests(void);
 int run_syscall_tests(void);
+int run_plan_tests(void);
 
 #endif
