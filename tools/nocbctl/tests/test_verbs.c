@@ -79,6 +79,48 @@ static void status_norcudata(void **state)
 	run_free(&r);
 }
 
+/* maxcpus=3: CPU 3 has no rcudata line; the command line says no-CBs. */
+static void status_cpu_without_rcudata_line(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_verb(&r, cmd_status, fx("maxcpus3"), false, "status", END);
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "offloaded: 1-2 (source: rcudata N flags)\n");
+	assert_contains(r.out, "normal:    0\n");
+	assert_contains(r.out, "pending:   3 offloaded per the boot command line"
+			" (rcu_nocbs=, nohz_full=), not yet confirmed by the"
+			" kernel: no rcudata line, not online since boot\n");
+	/* kthreads allowed on CPU 3 will run beside its callbacks */
+	assert_contains(r.out, "rcuop/0 (pid 13) is allowed on CPUs 1-3,");
+	run_free(&r);
+	run_verb(&r, cmd_status, fx("maxcpus3"), true, "status", END);
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "\"offloaded\":\"1-2\",\"offloaded_source\":"
+			"\"rcudata\",\"normal\":\"0\",\"pending_offloaded\":\"3\","
+			"\"pending_normal\":\"\",\"unknown\":\"\"");
+	run_free(&r);
+	/* and without /proc/cmdline nothing tells what CPU 3 will be */
+	{
+		char *t = tree_copy("maxcpus3"), path[4200];
+
+		snprintf(path, sizeof(path), "%s/proc/cmdline", t);
+		assert_int_equal(unlink(path), 0);
+		run_verb(&r, cmd_status, t, false, "status", END);
+		assert_int_equal(r.rc, 0);
+		assert_contains(r.out, "normal:    0\n");
+		assert_contains(r.out, "unknown:   3 (no rcudata line: not online since boot; no /proc/cmdline");
+		assert_not_contains(r.out, "pending:");
+		run_free(&r);
+		tree_rm(t);
+	}
+	/* every CPU has its line: nothing pending */
+	run_verb(&r, cmd_status, fx("cpu4"), true, "status", END);
+	assert_contains(r.out, "\"pending_offloaded\":\"\",\"pending_normal\":\"\"");
+	run_free(&r);
+}
+
 static void status_malformed_and_small(void **state)
 {
 	struct run r;
@@ -1162,6 +1204,7 @@ int run_verb_tests(void)
 		cmocka_unit_test_setup(status_cpu4, setup),
 		cmocka_unit_test_setup(status_cpu4_json, setup),
 		cmocka_unit_test_setup(status_norcudata, setup),
+		cmocka_unit_test_setup(status_cpu_without_rcudata_line, setup),
 		cmocka_unit_test_setup(status_malformed_and_small, setup),
 		cmocka_unit_test_setup(stats_basic, setup),
 		cmocka_unit_test_setup(stats_errors, setup),
