@@ -181,6 +181,8 @@ badnum:
 		return -1;
 	}
 	c->have_nci = seen & F_NCI;
+	c->have_co = seen & F_CO;
+	c->have_ca = seen & F_CA;
 	return 0;
 }
 

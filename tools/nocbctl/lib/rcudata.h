@@ -25,6 +25,7 @@ struct rcudata_cpu {
 	long blimit;		/* b= */
 	unsigned long ci, nci, co, ca;
 	bool have_nci;		/* K1: separate accounting present */
+	bool have_co, have_ca;	/* co=, ca= present */
 };
 
 struct rcudata {

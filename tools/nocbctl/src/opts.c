@@ -29,6 +29,8 @@ static const struct {
 	[OPT_NICE] = { "nice", required_argument, 'N' },
 	[OPT_CONFIG] = { "config", required_argument, 'C' },
 	[OPT_FORCE] = { "force", no_argument, 'f' },
+	[OPT_FORMAT] = { "format", required_argument, 0 },
+	[OPT_OUTPUT] = { "output", required_argument, 'o' },
 };
 
 #define LONG_BASE 256
