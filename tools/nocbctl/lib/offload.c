@@ -130,6 +130,7 @@ void offload_read(const struct nocb_ctx *ctx, const struct cpu_state *cs,
 	memset(oi, 0, sizeof(*oi));
 	oi->rd_status = rcudata_read(ctx, &oi->rd, oi->rd_err,
 				     sizeof(oi->rd_err));
+	oi->debugfs = rcudata_debugfs_mounted(ctx);
 	/* only the series' kernel has rcudata; K4 unless it shows CPU 0 N */
 	c0 = oi->rd_status == RCUDATA_OK ? rcudata_find(&oi->rd, 0) : NULL;
 	k4 = oi->rd_status == RCUDATA_MALFORMED ||

@@ -51,6 +51,12 @@ enum rcudata_status {
 	RCUDATA_DENIED,		/* EACCES/EPERM: needs root */
 };
 
+/*
+ * Is debugfs mounted at root-prefixed /sys/kernel/debug (the directory
+ * holds anything)? Then a missing rcudata means a kernel without it.
+ */
+bool rcudata_debugfs_mounted(const struct nocb_ctx *ctx);
+
 /* Read root-prefixed rcudata; on error, err explains. */
 enum rcudata_status rcudata_read(const struct nocb_ctx *ctx,
 				 struct rcudata *rd, char *err, size_t errlen);

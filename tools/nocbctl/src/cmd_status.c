@@ -126,10 +126,19 @@ static void features(const struct offload_info *oi, struct feature f[4])
 		f[0].state = f[1].state = "absent";
 		snprintf(f[0].how, sizeof(f[0].how), "no rcudata");
 		snprintf(f[1].how, sizeof(f[1].how), "%s", oi->rd_err);
-		snprintf(f[2].how, sizeof(f[2].how),
-			 "no rcudata: probably an unpatched kernel");
-		snprintf(f[3].how, sizeof(f[3].how),
-			 "no rcudata: probably an unpatched kernel");
+		if (oi->debugfs) {
+			/* only the series has rcudata: a kernel without it */
+			f[2].state = f[3].state = "absent";
+			snprintf(f[2].how, sizeof(f[2].how),
+				 "no rcudata with debugfs mounted: a kernel without the series; hotplug-check --force shows it");
+			snprintf(f[3].how, sizeof(f[3].how),
+				 "no rcudata with debugfs mounted: a kernel without the series; rcu_nocbs= can offload CPU 0");
+		} else {
+			snprintf(f[2].how, sizeof(f[2].how),
+				 "no rcudata: probably an unpatched kernel (debugfs not mounted)");
+			snprintf(f[3].how, sizeof(f[3].how),
+				 "no rcudata: probably an unpatched kernel (debugfs not mounted)");
+		}
 		break;
 	default:
 		for (int i = 0; i < 4; i++)

@@ -81,6 +81,32 @@ static void status_norcudata(void **state)
 	run_free(&r);
 }
 
+/* Stock kernel: debugfs mounted, no rcudata: K1-K4 absent, not unknown. */
+static void status_stock_kernel(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_verb(&r, cmd_status, fx("stock"), false, "status", END);
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "K1 separate accounting (nci=)     absent");
+	assert_contains(r.out, "K2 debugfs rcudata                absent   (/sys/kernel/debug/rcu/rcudata: not provided by this kernel (debugfs is mounted");
+	assert_contains(r.out, "K3 last normal CPU stays online   absent");
+	assert_contains(r.out, "K4 CPU 0 is never offloaded       absent");
+	assert_contains(r.out, "offloaded: 1-3 (source: boot command line");
+	assert_contains(r.out, "kernel support incomplete: K1 absent, K2 absent, K3 absent, K4 absent");
+	run_free(&r);
+	/* debugfs not mounted: K3 and K4 stay unknown */
+	run_verb(&r, cmd_status, fx("norcudata"), false, "status", END);
+	assert_contains(r.out, "K3 last normal CPU stays online   unknown");
+	assert_contains(r.out, "debugfs not mounted");
+	run_free(&r);
+	run_verb(&r, cmd_stats, fx("stock"), false, "stats", END);
+	assert_int_equal(r.rc, 3);
+	assert_contains(r.err, "nocbctl: stats: /sys/kernel/debug/rcu/rcudata: not provided by this kernel");
+	run_free(&r);
+}
+
 /* maxcpus=3: CPU 3 has no rcudata line; the command line says no-CBs. */
 static void status_cpu_without_rcudata_line(void **state)
 {
@@ -1392,6 +1418,7 @@ int run_verb_tests(void)
 		cmocka_unit_test_setup(status_cpu4, setup),
 		cmocka_unit_test_setup(status_cpu4_json, setup),
 		cmocka_unit_test_setup(status_norcudata, setup),
+		cmocka_unit_test_setup(status_stock_kernel, setup),
 		cmocka_unit_test_setup(status_cpu_without_rcudata_line, setup),
 		cmocka_unit_test_setup(status_malformed_and_small, setup),
 		cmocka_unit_test_setup(stats_basic, setup),
