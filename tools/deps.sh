@@ -9,7 +9,7 @@ declare -A pkgs=(
 	[image]="mkosi debootstrap systemd-container e2fsprogs dosfstools fdisk zstd cpio"
 	[qemu]="qemu-system-x86 qemu-utils ovmf coreutils"
 	[tools]="build-essential pkg-config libcap-dev libcmocka-dev clang cppcheck bash-completion man-db groff-base"
-	[test]="systemd python3 gnuplot-nox linux-source-6.1"
+	[test]="systemd python3 gnuplot-nox linux-source-6.1 prometheus"
 )
 
 want=()
@@ -28,5 +28,16 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 4
 fi
 export DEBIAN_FRONTEND=noninteractive
+# prometheus is wanted for promtool only: its server must not start now
+# (policy-rc.d 101 tells the maintainer scripts so) nor at the next boot.
+guard=
+if [[ " ${want[*]} " == *" prometheus "* ]] && [ ! -e /usr/sbin/policy-rc.d ]; then
+	guard=/usr/sbin/policy-rc.d
+	printf '#!/bin/sh\nexit 101\n' > "$guard" && chmod 0755 "$guard"
+	trap 'rm -f "$guard"' EXIT
+fi
 apt-get update -q >/dev/null
 apt-get install -y -q --no-install-recommends "${want[@]}" >/dev/null
+if [[ " ${want[*]} " == *" prometheus "* ]]; then
+	deb-systemd-helper disable prometheus.service >/dev/null 2>&1 || true
+fi

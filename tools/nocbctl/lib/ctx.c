@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int real_set_affinity(pid_t pid, const struct cpulist *cpus)
@@ -186,6 +187,43 @@ int nocb_read_file(const char *path, char **bufp, size_t *lenp)
 	if (lenp)
 		*lenp = len;
 	return 0;
+}
+
+int nocb_write_file_atomic(const char *path, const char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dlen = slash ? (size_t)(slash - path + 1) : 0;
+	char tmp[4096];
+	int fd, r = 0;
+
+	/* ".NAME.XXXXXX": hidden, and no *.prom glob matches it */
+	if (!path[dlen] ||
+	    snprintf(tmp, sizeof(tmp), "%.*s.%s.XXXXXX", (int)dlen, path,
+		     path + dlen) >= (int)sizeof(tmp))
+		return path[dlen] ? -ENAMETOOLONG : -EISDIR;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (len && !r) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno != EINTR)
+			r = -errno;
+		else if (n > 0) {
+			buf += n;
+			len -= (size_t)n;
+		}
+	}
+	/* mkostemp() makes it 0600; readers such as node_exporter are not root */
+	if (!r && (fchmod(fd, 0644) || fsync(fd)))
+		r = -errno;
+	if (close(fd) && !r)
+		r = -errno;
+	if (!r && rename(tmp, path))
+		r = -errno;
+	if (r)
+		unlink(tmp);
+	return r;
 }
 
 void nocb_err(const struct nocb_ctx *ctx, const char *what, const char *fmt,

@@ -72,6 +72,14 @@ int nocb_path(const struct nocb_ctx *ctx, char *buf, size_t len,
  */
 int nocb_read_file(const char *path, char **bufp, size_t *lenp);
 
+/*
+ * Replace path (NOT prefixed) with len bytes of buf, mode 0644, so that
+ * a reader sees the old file or the new one, never a part: a temporary
+ * file in the same directory, written, fsync'd and renamed over path.
+ * Returns 0 or negative errno (the temporary file is then removed).
+ */
+int nocb_write_file_atomic(const char *path, const char *buf, size_t len);
+
 /* Print "nocbctl: WHAT: WHY\n" to ctx->err. */
 void nocb_err(const struct nocb_ctx *ctx, const char *what,
 	      const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -124,29 +124,44 @@ void offload_read(const struct nocb_ctx *ctx, const struct cpu_state *cs,
 		  struct offload_info *oi)
 {
 	const struct rcudata_cpu *c0;
+	struct cpulist cmdline;
 	bool nocbs, nohz, k4;
 
 	memset(oi, 0, sizeof(*oi));
 	oi->rd_status = rcudata_read(ctx, &oi->rd, oi->rd_err,
 				     sizeof(oi->rd_err));
+	oi->debugfs = rcudata_debugfs_mounted(ctx);
 	/* only the series' kernel has rcudata; K4 unless it shows CPU 0 N */
 	c0 = oi->rd_status == RCUDATA_OK ? rcudata_find(&oi->rd, 0) : NULL;
 	k4 = oi->rd_status == RCUDATA_MALFORMED ||
 	     (oi->rd_status == RCUDATA_OK && !(c0 && c0->offloaded));
 	read_cmdline(ctx, cs, oi, k4, &nocbs, &nohz);
 	oi->poll = oi->kc.poll;
+	/* no rcu_nocbs= and no nohz_full=: nothing offloaded */
+	cpulist_clear(&cmdline);
+	if (nocbs || nohz)
+		cpulist_or(&cmdline, &oi->nocbs, &oi->nohz);
+	if (k4)
+		cpulist_unset(&cmdline, 0);
 	if (oi->rd_status == RCUDATA_OK) {
+		struct cpulist unlisted = cs->possible;
+
 		oi->source = OFFLOAD_RCUDATA;
-		for (size_t i = 0; i < oi->rd.n; i++)
+		for (size_t i = 0; i < oi->rd.n; i++) {
 			if (oi->rd.cpus[i].offloaded)
 				cpulist_set(&oi->offloaded, oi->rd.cpus[i].cpu);
+			cpulist_unset(&unlisted, oi->rd.cpus[i].cpu);
+		}
+		/* the kernel has no say yet on these: tell what it will do */
+		if (oi->kc.have) {
+			cpulist_and(&oi->pending_offloaded, &unlisted, &cmdline);
+			cpulist_andnot(&oi->pending_normal, &unlisted, &cmdline);
+		} else {
+			oi->unknown = unlisted;
+		}
 	} else if (oi->kc.have) {
-		/* no rcu_nocbs= and no nohz_full=: nothing offloaded */
 		oi->source = OFFLOAD_CMDLINE;
-		if (nocbs || nohz)
-			cpulist_or(&oi->offloaded, &oi->nocbs, &oi->nohz);
-		if (k4)
-			cpulist_unset(&oi->offloaded, 0);
+		oi->offloaded = cmdline;
 		if (oi->nocbs_warning)
 			fprintf(ctx->err, "nocbctl: warning: %s\n",
 				oi->nocbs_warning);
@@ -164,6 +179,13 @@ void offload_free(struct offload_info *oi)
 	free(oi->nocbs_warning);
 	free(oi->nohz_warning);
 	oi->nocbs_warning = oi->nohz_warning = NULL;
+}
+
+bool offload_kthread_on_own_cpu(const struct kthread *kt,
+				const struct cpulist *offloaded)
+{
+	return cpulist_test(offloaded, kt->cpu) &&
+	       cpulist_test(&kt->allowed, kt->cpu);
 }
 
 const char *offload_source_name(enum offload_source s)

@@ -26,12 +26,19 @@ struct offload_info {
 	struct cpulist offloaded;
 	bool poll;			/* rcu_nocb_poll on the command line */
 	enum rcudata_status rd_status;
+	bool debugfs;			/* debugfs mounted (see rcudata.h) */
 	char rd_err[512];
 	struct rcudata rd;		/* valid when rd_status == RCUDATA_OK */
 	struct kcmdline kc;		/* for .have and .poll */
 	/* what the command line made the kernel do, within possible CPUs */
 	struct cpulist nocbs;		/* from rcu_nocbs= */
 	struct cpulist nohz;		/* from nohz_full= */
+	/*
+	 * With rcudata: the possible CPUs without a line there (not online
+	 * since boot), by what the command line will make them, or unknown
+	 * without /proc/cmdline. Empty with any other source.
+	 */
+	struct cpulist pending_offloaded, pending_normal, unknown;
 	/* malloc'd warnings about lists the kernel rejected, or NULL */
 	char *nocbs_warning, *nohz_warning;
 };
@@ -43,6 +50,13 @@ struct offload_info {
 void offload_read(const struct nocb_ctx *ctx, const struct cpu_state *cs,
 		  struct offload_info *oi);
 void offload_free(struct offload_info *oi);
+
+/*
+ * kt is allowed on the CPU it serves and that CPU is offloaded: the
+ * callback work it was to take off that CPU may still run there.
+ */
+bool offload_kthread_on_own_cpu(const struct kthread *kt,
+				const struct cpulist *offloaded);
 const char *offload_source_name(enum offload_source s);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 
 /* Parse an unsigned decimal in [p,end). */
@@ -181,6 +182,8 @@ badnum:
 		return -1;
 	}
 	c->have_nci = seen & F_NCI;
+	c->have_co = seen & F_CO;
+	c->have_ca = seen & F_CA;
 	return 0;
 }
 
@@ -256,6 +259,24 @@ const struct rcudata_cpu *rcudata_find(const struct rcudata *rd, int cpu)
 	return NULL;
 }
 
+bool rcudata_debugfs_mounted(const struct nocb_ctx *ctx)
+{
+	char dir[4096];
+	DIR *d;
+	struct dirent *e;
+	bool any = false;
+
+	if (nocb_path(ctx, dir, sizeof(dir), "/sys/kernel/debug"))
+		return false;
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while (!any && (e = readdir(d)))
+		any = strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return any;
+}
+
 enum rcudata_status rcudata_read(const struct nocb_ctx *ctx,
 				 struct rcudata *rd, char *err, size_t errlen)
 {
@@ -275,10 +296,10 @@ enum rcudata_status rcudata_read(const struct nocb_ctx *ctx,
 		char dir[4096];
 		struct stat sb;
 
-		if (!nocb_path(ctx, dir, sizeof(dir), "/sys/kernel/debug/rcu")
-		    && stat(dir, &sb) == 0)
+		if ((!nocb_path(ctx, dir, sizeof(dir), "/sys/kernel/debug/rcu")
+		     && stat(dir, &sb) == 0) || rcudata_debugfs_mounted(ctx))
 			snprintf(err, errlen,
-				 "%s: not provided by this kernel",
+				 "%s: not provided by this kernel (debugfs is mounted; a kernel without the nocb series)",
 				 RCUDATA_PATH);
 		else
 			snprintf(err, errlen,

@@ -25,6 +25,7 @@ struct rcudata_cpu {
 	long blimit;		/* b= */
 	unsigned long ci, nci, co, ca;
 	bool have_nci;		/* K1: separate accounting present */
+	bool have_co, have_ca;	/* co=, ca= present */
 };
 
 struct rcudata {
@@ -49,6 +50,12 @@ enum rcudata_status {
 	RCUDATA_MALFORMED,
 	RCUDATA_DENIED,		/* EACCES/EPERM: needs root */
 };
+
+/*
+ * Is debugfs mounted at root-prefixed /sys/kernel/debug (the directory
+ * holds anything)? Then a missing rcudata means a kernel without it.
+ */
+bool rcudata_debugfs_mounted(const struct nocb_ctx *ctx);
 
 /* Read root-prefixed rcudata; on error, err explains. */
 enum rcudata_status rcudata_read(const struct nocb_ctx *ctx,

@@ -126,10 +126,19 @@ static void features(const struct offload_info *oi, struct feature f[4])
 		f[0].state = f[1].state = "absent";
 		snprintf(f[0].how, sizeof(f[0].how), "no rcudata");
 		snprintf(f[1].how, sizeof(f[1].how), "%s", oi->rd_err);
-		snprintf(f[2].how, sizeof(f[2].how),
-			 "no rcudata: probably an unpatched kernel");
-		snprintf(f[3].how, sizeof(f[3].how),
-			 "no rcudata: probably an unpatched kernel");
+		if (oi->debugfs) {
+			/* only the series has rcudata: a kernel without it */
+			f[2].state = f[3].state = "absent";
+			snprintf(f[2].how, sizeof(f[2].how),
+				 "no rcudata with debugfs mounted: a kernel without the series; hotplug-check --force shows it");
+			snprintf(f[3].how, sizeof(f[3].how),
+				 "no rcudata with debugfs mounted: a kernel without the series; rcu_nocbs= can offload CPU 0");
+		} else {
+			snprintf(f[2].how, sizeof(f[2].how),
+				 "no rcudata: probably an unpatched kernel (debugfs not mounted)");
+			snprintf(f[3].how, sizeof(f[3].how),
+				 "no rcudata: probably an unpatched kernel (debugfs not mounted)");
+		}
 		break;
 	default:
 		for (int i = 0; i < 4; i++)
@@ -147,13 +156,13 @@ static void add_warnings(const struct cpu_state *cs,
 	int absent = 0;
 	char *b;
 
-	/* CPUs that should run no kthread: no-CBs, isolated, nohz_full */
+	/* CPUs that should run no kthread: no-CBs (or soon), isolated, nohz_full */
 	cpulist_or(&quiet, &cs->isolated, &cs->nohz_full);
 	cpulist_or(&quiet, &quiet, &oi->offloaded);
+	cpulist_or(&quiet, &quiet, &oi->pending_offloaded);
 	for (size_t i = 0; i < kl->n; i++) {
 		const struct kthread *kt = &kl->v[i];
-		bool own = cpulist_test(&oi->offloaded, kt->cpu) &&
-			   cpulist_test(&kt->allowed, kt->cpu);
+		bool own = offload_kthread_on_own_cpu(kt, &oi->offloaded);
 
 		cpulist_and(&bad, &kt->allowed, &quiet);
 		if (own)
@@ -174,6 +183,7 @@ static void add_warnings(const struct cpu_state *cs,
 	}
 	cpulist_or(&quiet, &cs->isolated, &cs->nohz_full);
 	cpulist_andnot(&bad, &quiet, &oi->offloaded);
+	cpulist_andnot(&bad, &bad, &oi->pending_offloaded);
 	if (oi->source != OFFLOAD_UNKNOWN && !cpulist_empty(&bad)) {
 		b = list(&bad, &w->oom);
 		warn(w, "isolated or nohz_full CPUs %s are not offloaded",
@@ -204,6 +214,16 @@ static void add_warnings(const struct cpu_state *cs,
 		warn(w, "CPUs are offloaded but no rcuo kthreads were found");
 }
 
+/* Normal CPUs: neither offloaded nor still to be seen by the kernel. */
+static void normal_cpus(const struct cpu_state *cs,
+			const struct offload_info *oi, struct cpulist *normal)
+{
+	cpulist_andnot(normal, &cs->possible, &oi->offloaded);
+	cpulist_andnot(normal, normal, &oi->pending_offloaded);
+	cpulist_andnot(normal, normal, &oi->pending_normal);
+	cpulist_andnot(normal, normal, &oi->unknown);
+}
+
 static void print_text(struct nocb_ctx *ctx, const struct cpu_state *cs,
 		       const struct offload_info *oi,
 		       const struct kthread_list *kl, const struct feature f[4],
@@ -218,6 +238,12 @@ static void print_text(struct nocb_ctx *ctx, const struct cpu_state *cs,
 		fprintf(o, "  %s %-30s %-8s (%s)\n", f[i].id, f[i].title,
 			f[i].state, f[i].how);
 	fputs("CPUs:\n", o);
+#define PENDING(set, what) \
+	do { if (cpulist_empty(set)) break; \
+	     buf = list((set), &w->oom); \
+	     fprintf(o, "  %-10s %s %s per the boot command line (rcu_nocbs=, nohz_full=), not yet confirmed by the kernel: no rcudata line, not online since boot\n", \
+		     "pending:", buf ? buf : "?", what); \
+	     free(buf); } while (0)
 #define LINE(label, set) \
 	do { buf = list((set), &w->oom); \
 	     fprintf(o, "  %-10s %s\n", label, buf && buf[0] ? buf : "-"); \
@@ -233,13 +259,22 @@ static void print_text(struct nocb_ctx *ctx, const struct cpu_state *cs,
 		"boot command line rcu_nocbs=/nohz_full=, rcudata unavailable" :
 		"unknown");
 	free(buf);
-	cpulist_andnot(&normal, &cs->possible, &oi->offloaded);
+	normal_cpus(cs, oi, &normal);
 	LINE("normal:", &normal);
+	PENDING(&oi->pending_offloaded, "offloaded");
+	PENDING(&oi->pending_normal, "normal");
+	if (!cpulist_empty(&oi->unknown)) {
+		buf = list(&oi->unknown, &w->oom);
+		fprintf(o, "  %-10s %s (no rcudata line: not online since boot; no /proc/cmdline to tell what it will be)\n",
+			"unknown:", buf ? buf : "?");
+		free(buf);
+	}
 	if (cs->have_isolated)
 		LINE("isolated:", &cs->isolated);
 	if (cs->have_nohz_full)
 		LINE("nohz_full:", &cs->nohz_full);
 #undef LINE
+#undef PENDING
 	fprintf(o, "Polling:     %s\n", oi->poll ? "on (rcu_nocb_poll)" :
 		oi->kc.have ? "off" : "unknown (no /proc/cmdline)");
 	fprintf(o, "Offload kthreads: %zu\n", kl->n);
@@ -308,8 +343,11 @@ static void print_json(struct nocb_ctx *ctx, const struct cpu_state *cs,
 	KLIST("offline", &cs->offline);
 	KLIST("offloaded", &oi->offloaded);
 	json_kstr(&j, "offloaded_source", offload_source_name(oi->source));
-	cpulist_andnot(&normal, &cs->possible, &oi->offloaded);
+	normal_cpus(cs, oi, &normal);
 	KLIST("normal", &normal);
+	KLIST("pending_offloaded", &oi->pending_offloaded);
+	KLIST("pending_normal", &oi->pending_normal);
+	KLIST("unknown", &oi->unknown);
 	KLIST("isolated", &cs->isolated);
 	KLIST("nohz_full", &cs->nohz_full);
 #undef KLIST

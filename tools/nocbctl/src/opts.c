@@ -35,6 +35,7 @@ static const struct {
 	[OPT_CHECK] = { "check", no_argument, 0 },
 	[OPT_POLL] = { "poll", no_argument, 0 },
 	[OPT_ALLOW_SMT_SPLIT] = { "allow-smt-split", no_argument, 0 },
+	[OPT_OUTPUT] = { "output", required_argument, 'o' },
 };
 
 #define LONG_BASE 256

@@ -40,6 +40,7 @@ enum verb_opt {
 	OPT_CHECK,	/* long only (plan) */
 	OPT_POLL,	/* long only (plan) */
 	OPT_ALLOW_SMT_SPLIT,	/* long only (plan) */
+	OPT_OUTPUT,	/* -o */
 	OPT_N,
 };
 #define OPT(o) (1u << (o))
@@ -136,5 +137,16 @@ struct rcudata;
 void stats_print_sample(struct nocb_ctx *ctx, struct json *j,
 			const struct rcudata *prev, const struct rcudata *cur,
 			const struct cpulist *filter, double dt);
+
+struct kthread_list;
+
+/*
+ * Print one sample in the Prometheus text exposition format; kl gives
+ * the offload kthreads for the gauge of those allowed on their own
+ * offloaded CPU. filter NULL = all CPUs. 0, or -1 out of memory.
+ */
+int stats_print_prometheus(struct nocb_ctx *ctx, const struct rcudata *cur,
+			   const struct kthread_list *kl,
+			   const struct cpulist *filter);
 
 #endif

@@ -56,7 +56,7 @@ expect 2 "unknown command" -- "$N" frobnicate
 expect 2 "unknown global option" -- "$N" --bogus status
 expect 2 "--root without DIR" -- "$N" --root
 
-for fx in cpu1 cpu4 cpu4-offline cpu64 norcudata nonci malformed vanished; do
+for fx in cpu1 cpu4 cpu4-offline cpu64 norcudata nonci malformed vanished maxcpus3; do
 	expect 0 "status $fx" -- "$N" --root "$F/$fx" status
 	json_ok "status --json $fx" "$N" --json --root "$F/$fx" status
 done
@@ -77,6 +77,13 @@ done
 expect 2 "plan splits SMT siblings" -- "$N" --root "$F/smt8" plan --isolate=2-3
 one_line_err "plan splits SMT siblings"
 expect 3 "stats without rcudata" -- "$N" --root "$F/norcudata" stats
+expect 3 "stats --format=prometheus without rcudata" -- "$N" --root "$F/norcudata" stats --format=prometheus
+one_line_err "stats --format=prometheus without rcudata"
+expect 2 "stats --format=bogus" -- "$N" --root "$F/cpu4" stats --format=bogus
+one_line_err "stats --format=bogus"
+expect 0 "stats --format=prometheus -o FILE" -- "$N" --root "$F/cpu4" stats --format=prometheus -o "$T/nocbctl.prom"
+grep -q '^nocb_callbacks_invoked_total{cpu="2",context="offload"} 1500$' "$T/nocbctl.prom" && [ ! -s $O ] &&
+	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: -o FILE content"; }
 expect 1 "stats malformed rcudata" -- "$N" --root "$F/malformed" stats
 
 for bad in --cpus=99 --cpus=1- --cpus= --cpus=0-3:0; do

@@ -192,6 +192,35 @@ run "$T/out" "$T/err" -- "$N" --json --root "$F/cpu4" apply --config "$cfg" --dr
 strict_json "apply --json, config path with \\xff" "$T/out"
 check "apply --json: \\xff as U+FFFD" "j['config'].endswith('/x\ufffdy.conf')"
 
+# --- stats --format=prometheus through promtool ----------------------------
+# promtool (Debian's prometheus package, tools/deps.sh test; no server is
+# started) parses the text exposition format and lints the names: it must
+# say nothing. A fixture whose rcudata is bad must print no exposition.
+if ! command -v promtool >/dev/null 2>&1; then
+	bad "promtool missing: install Debian's prometheus (tools/deps.sh test)"
+else
+	printf '# HELP x y\n# TYPE x counter\nx 1\n' | promtool check metrics >/dev/null 2>&1 &&
+		bad "promtool takes a counter without _total: its verdicts below prove nothing" || ok
+	for fx in "$F"/*/ "$T"/big4096/; do
+		fx=${fx%/}
+		name=${fx##*/}
+		[ -f "$fx/sys/kernel/debug/rcu/rcudata" ] || continue
+		run "$T/out" "$T/err" -- "$N" --root "$fx" stats --format=prometheus
+		if [ $rc != 0 ]; then
+			[ ! -s "$T/out" ] && grep -q '^nocbctl: stats: ' "$T/err" && ok ||
+				bad "$name: stats --format=prometheus exit $rc with output"
+			continue
+		fi
+		lint=$(promtool check metrics <"$T/out" 2>&1)
+		prc=$?
+		if [ $prc = 0 ] && [ -z "$lint" ] && grep -q '^nocb_cpu_offloaded{cpu="0"} ' "$T/out"; then
+			ok
+		else
+			bad "$name: promtool check metrics exit $prc: $(head -c 300 <<<"$lint")"
+		fi
+	done
+fi
+
 strict_json_all
 echo "cli_lists.sh: $pass passed, $fail failed"
 [ "$fail" = 0 ]

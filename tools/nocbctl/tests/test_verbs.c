@@ -2,6 +2,7 @@
 /* test_verbs.c - each verb against fixture trees, with recorded syscalls. */
 #define _GNU_SOURCE
 #include "fixture.h"
+#include "proc.h"
 #include "rcudata.h"
 #include "verbs.h"
 
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/resource.h>
@@ -76,6 +78,74 @@ static void status_norcudata(void **state)
 	assert_contains(r.out, "K2 debugfs rcudata                absent");
 	assert_contains(r.out, "isolated or nohz_full CPUs 1 are not offloaded");
 	assert_contains(r.out, "kernel support incomplete");
+	run_free(&r);
+}
+
+/* Stock kernel: debugfs mounted, no rcudata: K1-K4 absent, not unknown. */
+static void status_stock_kernel(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_verb(&r, cmd_status, fx("stock"), false, "status", END);
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "K1 separate accounting (nci=)     absent");
+	assert_contains(r.out, "K2 debugfs rcudata                absent   (/sys/kernel/debug/rcu/rcudata: not provided by this kernel (debugfs is mounted");
+	assert_contains(r.out, "K3 last normal CPU stays online   absent");
+	assert_contains(r.out, "K4 CPU 0 is never offloaded       absent");
+	assert_contains(r.out, "offloaded: 1-3 (source: boot command line");
+	assert_contains(r.out, "kernel support incomplete: K1 absent, K2 absent, K3 absent, K4 absent");
+	run_free(&r);
+	/* debugfs not mounted: K3 and K4 stay unknown */
+	run_verb(&r, cmd_status, fx("norcudata"), false, "status", END);
+	assert_contains(r.out, "K3 last normal CPU stays online   unknown");
+	assert_contains(r.out, "debugfs not mounted");
+	run_free(&r);
+	run_verb(&r, cmd_stats, fx("stock"), false, "stats", END);
+	assert_int_equal(r.rc, 3);
+	assert_contains(r.err, "nocbctl: stats: /sys/kernel/debug/rcu/rcudata: not provided by this kernel");
+	run_free(&r);
+}
+
+/* maxcpus=3: CPU 3 has no rcudata line; the command line says no-CBs. */
+static void status_cpu_without_rcudata_line(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_verb(&r, cmd_status, fx("maxcpus3"), false, "status", END);
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "offloaded: 1-2 (source: rcudata N flags)\n");
+	assert_contains(r.out, "normal:    0\n");
+	assert_contains(r.out, "pending:   3 offloaded per the boot command line"
+			" (rcu_nocbs=, nohz_full=), not yet confirmed by the"
+			" kernel: no rcudata line, not online since boot\n");
+	/* kthreads allowed on CPU 3 will run beside its callbacks */
+	assert_contains(r.out, "rcuop/0 (pid 13) is allowed on CPUs 1-3,");
+	run_free(&r);
+	run_verb(&r, cmd_status, fx("maxcpus3"), true, "status", END);
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "\"offloaded\":\"1-2\",\"offloaded_source\":"
+			"\"rcudata\",\"normal\":\"0\",\"pending_offloaded\":\"3\","
+			"\"pending_normal\":\"\",\"unknown\":\"\"");
+	run_free(&r);
+	/* and without /proc/cmdline nothing tells what CPU 3 will be */
+	{
+		char *t = tree_copy("maxcpus3"), path[4200];
+
+		snprintf(path, sizeof(path), "%s/proc/cmdline", t);
+		assert_int_equal(unlink(path), 0);
+		run_verb(&r, cmd_status, t, false, "status", END);
+		assert_int_equal(r.rc, 0);
+		assert_contains(r.out, "normal:    0\n");
+		assert_contains(r.out, "unknown:   3 (no rcudata line: not online since boot; no /proc/cmdline");
+		assert_not_contains(r.out, "pending:");
+		run_free(&r);
+		tree_rm(t);
+	}
+	/* every CPU has its line: nothing pending */
+	run_verb(&r, cmd_status, fx("cpu4"), true, "status", END);
+	assert_contains(r.out, "\"pending_offloaded\":\"\",\"pending_normal\":\"\"");
 	run_free(&r);
 }
 
@@ -212,6 +282,192 @@ static void stats_cpus_come_and_go(void **state)
 	free(out);
 	rcudata_free(&p);
 	rcudata_free(&c);
+}
+
+/* --- stats --format=prometheus ----------------------------------------- */
+
+static void stats_prometheus(void **state)
+{
+	static const char *const families[] = {
+		"nocb_cpu_online gauge", "nocb_cpu_offloaded gauge",
+		"nocb_callbacks_queued gauge", "nocb_callbacks_queued_lazy gauge",
+		"nocb_callbacks_invoked_total counter",
+		"nocb_callbacks_migrated_total counter",
+		"nocb_callbacks_adopted_total counter",
+		"nocb_offload_kthreads_on_own_cpu gauge",
+	};
+	struct run r;
+	char type[128];
+
+	(void)state;
+	run_verb(&r, cmd_stats, fx("cpu4"), false, "stats",
+		 "--format=prometheus", END);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.errlen, 0);
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		snprintf(type, sizeof(type), "\n# TYPE %s\n", families[i]);
+		assert_contains(r.out, type);
+	}
+	assert_int_equal(count_substr(r.out, "# HELP nocb_"), 8);
+	/* 7 one-per-CPU families and invoked twice, on 4 CPUs */
+	assert_int_equal(count_substr(r.out, "{cpu=\""), 4 * 9);
+	assert_contains(r.out, "\nnocb_cpu_offloaded{cpu=\"0\"} 0\n");
+	assert_contains(r.out, "\nnocb_cpu_offloaded{cpu=\"3\"} 1\n");
+	assert_contains(r.out, "\nnocb_callbacks_queued{cpu=\"2\"} 5\n");
+	assert_contains(r.out, "\nnocb_callbacks_invoked_total{cpu=\"0\",context=\"softirq\"} 1234\n");
+	assert_contains(r.out, "\nnocb_callbacks_invoked_total{cpu=\"2\",context=\"offload\"} 1500\n");
+	/* rcuop/0 may run on CPU 0, which is not offloaded: nothing broken */
+	assert_contains(r.out, "\nnocb_offload_kthreads_on_own_cpu{cpu=\"0\"} 0\n");
+	/* rcuog/2 and rcuop/2 may both run on offloaded CPU 2 */
+	assert_contains(r.out, "\nnocb_offload_kthreads_on_own_cpu{cpu=\"2\"} 2\n");
+	assert_contains(r.out, "\nnocb_offload_kthreads_on_own_cpu{cpu=\"3\"} 1\n");
+	run_free(&r);
+	/* pinned to CPU 0: no offloaded CPU runs its own kthread */
+	run_verb(&r, cmd_stats, fx("cpu4-pinned"), false, "stats",
+		 "--format=prometheus", "--cpus=1-3", END);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(count_substr(r.out, "nocb_offload_kthreads_on_own_cpu{"), 3);
+	assert_int_equal(count_substr(r.out, "nocb_offload_kthreads_on_own_cpu{cpu=\"1\"} 0\n"), 1);
+	assert_not_contains(r.out, "{cpu=\"0\"");
+	run_free(&r);
+	/* no K1: ci= counts every invocation, so it is context "all" */
+	run_verb(&r, cmd_stats, fx("nonci"), false, "stats",
+		 "--format=prometheus", END);
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "\nnocb_callbacks_invoked_total{cpu=\"0\",context=\"all\"} 1234\n");
+	assert_not_contains(r.out, "context=\"offload\"");
+	assert_not_contains(r.out, "context=\"softirq\"");
+	run_free(&r);
+	/* CPU 2 offline */
+	run_verb(&r, cmd_stats, fx("cpu4-offline"), false, "stats",
+		 "--format=prometheus", END);
+	assert_contains(r.out, "\nnocb_cpu_online{cpu=\"2\"} 0\n");
+	assert_contains(r.out, "\nnocb_cpu_online{cpu=\"1\"} 1\n");
+	run_free(&r);
+}
+
+/* Fields rcudata does not give are left out, not reported as 0. */
+static void stats_prometheus_missing_fields(void **state)
+{
+	const char *a = "  0 ql=1/4 ci=100 nci=3 ca=8\n  5N ql=0/0 ci=0 nci=50 co=2\n";
+	struct rcudata rd;
+	struct kthread_list kl = { 0 };
+	struct nocb_ctx ctx;
+	char *out = NULL, err[128];
+	size_t len = 0;
+
+	(void)state;
+	assert_int_equal(rcudata_parse(a, strlen(a), &rd, err, sizeof(err)), 0);
+	nocb_ctx_init(&ctx);
+	ctx.out = open_memstream(&out, &len);
+	assert_int_equal(stats_print_prometheus(&ctx, &rd, &kl, NULL), 0);
+	fclose(ctx.out);
+	assert_contains(out, "\nnocb_callbacks_queued_lazy{cpu=\"0\"} 1\n");
+	assert_contains(out, "\nnocb_callbacks_queued{cpu=\"0\"} 4\n");
+	assert_contains(out, "\nnocb_callbacks_adopted_total{cpu=\"0\"} 8\n");
+	assert_contains(out, "\nnocb_callbacks_migrated_total{cpu=\"5\"} 2\n");
+	assert_not_contains(out, "nocb_callbacks_migrated_total{cpu=\"0\"}");
+	assert_not_contains(out, "nocb_callbacks_adopted_total{cpu=\"5\"}");
+	assert_contains(out, "\nnocb_offload_kthreads_on_own_cpu{cpu=\"5\"} 0\n");
+	free(out);
+	rcudata_free(&rd);
+}
+
+static void stats_format_errors(void **state)
+{
+	static const char *const bad[][3] = {
+		{ "--format=xml", NULL, "--format=xml: expected text, json or prometheus" },
+		{ "--format=prometheus", "--watch=1", "--watch cannot go with --format=prometheus" },
+		{ "--output=/nonexistent/x", "--watch=1", "--watch cannot go with --output" },
+		{ "--output=", NULL, "--output: empty file name" },
+		{ "--format=prometheus", "--cpus=9", "--cpus=9:" },
+	};
+	struct run r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		run_verb(&r, cmd_stats, fx("cpu4"), false, "stats", bad[i][0],
+			 bad[i][1], END);
+		assert_int_equal(r.rc, 2);
+		assert_int_equal(r.outlen, 0);
+		assert_contains(r.err, bad[i][2]);
+		run_free(&r);
+	}
+	run_verb(&r, cmd_stats, fx("cpu4"), true, "stats",
+		 "--format=prometheus", END);
+	assert_int_equal(r.rc, 2);
+	assert_contains(r.err, "nocbctl: stats: --json and --format=prometheus conflict");
+	run_free(&r);
+	/* --format=json is --json */
+	run_verb(&r, cmd_stats, fx("cpu4"), false, "stats", "--format=json",
+		 END);
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "{\"command\":\"stats\",\"cpus\":[");
+	run_free(&r);
+	run_verb(&r, cmd_stats, fx("norcudata"), false, "stats",
+		 "--format=prometheus", END);
+	assert_int_equal(r.rc, 3);
+	assert_int_equal(r.outlen, 0);
+	run_free(&r);
+}
+
+/* --output replaces the file in one rename; a failure removes it. */
+static void stats_output_file(void **state)
+{
+	char *t = tree_copy(NULL), file[4200], *got;
+	struct run r, want;
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	int n = 0;
+
+	(void)state;
+	snprintf(file, sizeof(file), "%s/nocbctl.prom", t);
+	tree_write(t, "nocbctl.prom", "old\n");
+	run_verb(&want, cmd_stats, fx("cpu4"), false, "stats",
+		 "--format=prometheus", END);
+	run_verb(&r, cmd_stats, fx("cpu4"), false, "stats",
+		 "--format=prometheus", "-o", file, END);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.outlen, 0);
+	assert_int_equal(r.errlen, 0);
+	got = tree_read(t, "nocbctl.prom");
+	assert_non_null(got);
+	assert_string_equal(got, want.out);
+	free(got);
+	assert_int_equal(stat(file, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	/* no temporary file left beside it */
+	d = opendir(t);
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' || (strcmp(e->d_name, ".") &&
+					    strcmp(e->d_name, "..")))
+			n++;
+	closedir(d);
+	assert_int_equal(n, 1);
+	run_free(&r);
+	run_free(&want);
+	/* bad input: the file stays as it was */
+	run_verb(&r, cmd_stats, fx("cpu4"), false, "stats",
+		 "--format=prometheus", "--cpus=7", "--output", file, END);
+	assert_int_equal(r.rc, 2);
+	assert_true(tree_exists(t, "nocbctl.prom"));
+	run_free(&r);
+	/* rcudata gone: no stale values left for the collector */
+	run_verb(&r, cmd_stats, fx("norcudata"), false, "stats",
+		 "--format=prometheus", "--output", file, END);
+	assert_int_equal(r.rc, 3);
+	assert_false(tree_exists(t, "nocbctl.prom"));
+	assert_contains(r.err, "nocbctl.prom: removed: its values would be stale");
+	run_free(&r);
+	/* a directory that does not exist */
+	run_verb(&r, cmd_stats, fx("cpu4"), false, "stats",
+		 "--format=prometheus", "--output=/nonexistent/nocbctl.prom", END);
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.err, "nocbctl: stats: /nonexistent/nocbctl.prom: No such file or directory");
+	run_free(&r);
+	tree_rm(t);
 }
 
 /* --- pin --------------------------------------------------------------- */
@@ -1162,11 +1418,17 @@ int run_verb_tests(void)
 		cmocka_unit_test_setup(status_cpu4, setup),
 		cmocka_unit_test_setup(status_cpu4_json, setup),
 		cmocka_unit_test_setup(status_norcudata, setup),
+		cmocka_unit_test_setup(status_stock_kernel, setup),
+		cmocka_unit_test_setup(status_cpu_without_rcudata_line, setup),
 		cmocka_unit_test_setup(status_malformed_and_small, setup),
 		cmocka_unit_test_setup(stats_basic, setup),
 		cmocka_unit_test_setup(stats_errors, setup),
 		cmocka_unit_test_setup(stats_watch, setup),
 		cmocka_unit_test_setup(stats_cpus_come_and_go, setup),
+		cmocka_unit_test_setup(stats_prometheus, setup),
+		cmocka_unit_test_setup(stats_prometheus_missing_fields, setup),
+		cmocka_unit_test_setup(stats_format_errors, setup),
+		cmocka_unit_test_setup(stats_output_file, setup),
 		cmocka_unit_test_setup(pin_dry_run, setup),
 		cmocka_unit_test_setup(pin_changes_each_thread, setup),
 		cmocka_unit_test_setup(pin_idempotent, setup),

@@ -17,6 +17,11 @@ note "system state after boot: $(nocb_wait_boot 180)"
 check_eq "CPUs online at boot" "0-1" "$(cat /sys/devices/system/cpu/online)"
 check "boot-time kthreads already placed per config" threads_mismatch
 note "offload kthreads before: $(rcuo_threads | awk '{print $2}' | paste -sd' ' -)"
+# Never online yet, CPUs 2-3 have no rcudata line: status reports what
+# rcu_nocbs= will make them (pending, not yet confirmed), never "normal".
+st=$(nocbctl --json status)
+check_eq "status before: normal CPUs" 0 "$(jq -r .cpus.normal <<<"$st")"
+check_eq "status before: CPUs 2-3 pending offloaded" 2-3 "$(jq -r .cpus.pending_offloaded <<<"$st")"
 
 note "onlining CPUs 2 and 3 at uptime $(cut -d' ' -f1 /proc/uptime)"
 check "echo 1 > cpu2/online" sh -c 'echo 1 > /sys/devices/system/cpu/cpu2/online'
@@ -82,5 +87,9 @@ for cpu in cpu2 cpu3; do
 	check "$u ran" prop_gt0 "$u" ExecMainStartTimestampMonotonic
 	check_eq "$u result" "success" "$(unit_prop "$u" Result)"
 done
+# Now the kernel says: 2-3 are offloaded, nothing is pending.
+st=$(nocbctl --json status)
+check_eq "status after: offloaded (rcudata)" "1-3 rcudata" "$(jq -r '.cpus.offloaded + " " + .cpus.offloaded_source' <<<"$st")"
+check_eq "status after: nothing pending" "" "$(jq -r .cpus.pending_offloaded <<<"$st")"
 check "systemctl --failed is empty" no_failed_units
 finish
