@@ -17,7 +17,7 @@ CMDLINE    ?= rcu_nocbs=1-3
 SMP        ?= 4
 KVM        ?= 0
 
-.PHONY: help all kernel image stage qemu check test guest-test check-patches \
+.PHONY: help all kernel image stage deb qemu check test guest-test check-patches \
 	export-patches bisect-build install clean fuzz reliability torture \
 	hotplug-stress bench test-debug
 
@@ -28,6 +28,7 @@ help:
 	@echo "make kernel FLAVOR=debug   the same with lockdep, PROVE_RCU, KASAN, ... in build/kernel-obj-debug"
 	@echo "make test-debug              the module-free guest tests on the debug flavor"
 	@echo "make image     Debian bookworm guest image in build/image"
+	@echo "make deb       nocbctl Debian package in build/deb (lintian-clean)"
 	@echo "make check     unit tests only (no VM)"
 	@echo "make guest-test [GUEST_TESTS=...]  guest tests only"
 	@echo "make export-patches  regenerate kernel-patches/ from branch nocb in build/linux"
@@ -47,6 +48,10 @@ kernel:
 		echo "make: warning: linux-source-6.1 is $$v; the series was tested on $(TESTED_LINUX_SOURCE)" >&2
 	@tools/kernel/build.sh
 	@[ -n "$(FLAVOR)" ] || $(MAKE) -s -C tools/cbload >/dev/null
+
+# The nocbctl package in build/deb/, lintian-clean (tools/build-deb.sh).
+deb:
+	@tools/build-deb.sh
 
 # Tools and units installed into a staging tree that mkosi copies in.
 stage:

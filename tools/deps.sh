@@ -1,6 +1,6 @@
 #!/bin/bash
 # Install the Debian packages a make target needs, only when one is missing.
-# Usage: tools/deps.sh GROUP...   (groups: kernel image qemu tools test)
+# Usage: tools/deps.sh GROUP...   (groups: kernel image qemu tools test deb)
 set -euo pipefail
 
 declare -A pkgs=(
@@ -9,6 +9,7 @@ declare -A pkgs=(
 	[qemu]="qemu-system-x86 qemu-utils ovmf coreutils"
 	[tools]="build-essential pkg-config libcap-dev libcmocka-dev clang cppcheck bash-completion man-db groff-base"
 	[test]="systemd python3 gnuplot-nox linux-source-6.1"
+	[deb]="dpkg-dev debhelper lintian build-essential"
 )
 
 want=()
