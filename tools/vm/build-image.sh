@@ -19,7 +19,8 @@ else
 	# cache was made from.
 	force=-f conf_id=$(sha256sum < mkosi.conf | cut -c1-16)
 	[ "$(cat build/image/.cache-id 2>/dev/null)" = "$conf_id" ] || force=-ff
-	if ! mkosi $force build > build/image/mkosi.log 2>&1; then
+	# QemuHeadless=yes (mkosi.conf) is for `mkosi qemu` only.
+	if ! mkosi --qemu-headless=no $force build > build/image/mkosi.log 2>&1; then
 		tail -30 build/image/mkosi.log >&2
 		echo "image: mkosi build failed" >&2
 		exit 1
