@@ -15,9 +15,9 @@ else
 	echo "image: building with mkosi (log: build/image/mkosi.log)" >&2
 	start=$(date +%s)
 	# mkosi reuses its incremental cache (the installed packages) whatever
-	# changed in mkosi.conf: -ff drops it when mkosi.conf is not the one the
-	# cache was made from.
-	force=-f conf_id=$(sha256sum < mkosi.conf | cut -c1-16)
+	# changed in mkosi.conf: -ff drops it when mkosi.conf, but for its
+	# [Host] section (how to boot), is not the one the cache was made from.
+	force=-f conf_id=$(awk '/^\[/ { host = ($0 == "[Host]") } !host' mkosi.conf | sha256sum | cut -c1-16)
 	[ "$(cat build/image/.cache-id 2>/dev/null)" = "$conf_id" ] || force=-ff
 	# QemuHeadless=yes (mkosi.conf) is for `mkosi qemu` only.
 	if ! mkosi --qemu-headless=no $force build > build/image/mkosi.log 2>&1; then
