@@ -34,8 +34,8 @@ files() {
 # Contents of the regular files; name, mode and type (and a link's target)
 # of every entry.
 id=$( { files "${PKG_INPUTS[@]}" | sort -z | while IFS= read -r -d '' f; do
-		if [ -L "$f" ]; then echo "$f -> $(readlink "$f")"; else sha256sum "$f"; fi
-	done; files "${PKG_INPUTS[@]}" | sort -z | xargs -0 -r stat -c '%n %a %F'; } |
+		[ -L "$f" ] || printf '%s\0' "$f"; done | xargs -0 -r sha256sum
+	files "${PKG_INPUTS[@]}" | sort -z | xargs -0 -r stat -c '%n %a %F %N'; } |
 	sha256sum | cut -c1-16)
 
 ver=$(dpkg-parsechangelog -S Version)
