@@ -22,7 +22,7 @@ CMDLINE    ?= rcu_nocbs=1-3
 SMP        ?= 4
 KVM        ?= 0
 
-.PHONY: help all kernel image stage qemu check test guest-test check-patches \
+.PHONY: help all kernel image stage deb qemu check test guest-test check-patches \
 	export-patches bisect-build install clean fuzz reliability torture \
 	hotplug-stress bench test-debug
 
@@ -33,6 +33,7 @@ help:
 	@echo "make kernel FLAVOR=debug   the same with lockdep, PROVE_RCU, KASAN, ... in build/$(KVER)/kernel-obj-debug"
 	@echo "make test-debug              the module-free guest tests on the debug flavor"
 	@echo "make image     Debian bookworm guest image in build/image"
+	@echo "make deb       nocbctl Debian package in build/deb (lintian-clean)"
 	@echo "make check     unit tests only (no VM)"
 	@echo "make guest-test [GUEST_TESTS=...]  guest tests only"
 	@echo "make export-patches  regenerate kernel-patches/$(KVER)/ from branch nocb in build/$(KVER)/linux"
@@ -53,12 +54,16 @@ kernel:
 	@tools/kernel/build.sh
 	@[ -n "$(FLAVOR)" ] || $(MAKE) -s -C tools/cbload >/dev/null
 
-# Tools and units installed into a staging tree that mkosi copies in.
+# The nocbctl package in build/deb/, lintian-clean (tools/build-deb.sh).
+deb:
+	@tools/build-deb.sh
+
+# The package, staged for mkosi, which copies it in; the image installs it
+# with apt (tools/vm/image-postinst).  The unit tests run in make check.
 stage:
-	@tools/deps.sh tools
+	@DEB_BUILD_OPTIONS="nocheck $(DEB_BUILD_OPTIONS)" tools/build-deb.sh
 	@rm -rf $(STAGE)
-	@if [ -f tools/nocbctl/Makefile ]; then $(MAKE) -s -C tools/nocbctl install DESTDIR=$(STAGE) PREFIX=/usr; fi
-	@if [ -f units/Makefile ]; then $(MAKE) -s -C units install enable DESTDIR=$(STAGE); fi
+	@install -D -m 0644 -t $(STAGE)/root/nocb-debs $(BUILD)/deb/nocbctl_*.deb
 
 # mkosi reruns only when its inputs changed; the kernel is staged beside the
 # image for QemuBoot=linux (mkosi -f deletes it, so stage after every build).

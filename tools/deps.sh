@@ -1,7 +1,7 @@
 #!/bin/bash
 # Install the Debian packages a make target needs, only when one is missing.
 # Usage: tools/deps.sh GROUP|linux-source-KVER...
-#   (groups: kernel image qemu tools test; linux-source-KVER: that package)
+#   (groups: kernel image qemu tools test deb; linux-source-KVER: that package)
 set -euo pipefail
 
 declare -A pkgs=(
@@ -10,6 +10,7 @@ declare -A pkgs=(
 	[qemu]="qemu-system-x86 qemu-utils ovmf coreutils"
 	[tools]="build-essential pkg-config libcap-dev libcmocka-dev clang cppcheck bash-completion man-db groff-base"
 	[test]="systemd python3 gnuplot-nox linux-source-6.1 prometheus"
+	[deb]="dpkg-dev debhelper lintian build-essential"
 )
 
 want=()

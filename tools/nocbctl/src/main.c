@@ -13,7 +13,7 @@
 #include <string.h>
 
 #ifndef NOCBCTL_VERSION
-#define NOCBCTL_VERSION "0.1"
+#error "NOCBCTL_VERSION: the Makefile passes it, from debian/changelog"
 #endif
 
 struct verb {

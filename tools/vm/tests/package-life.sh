@@ -1,0 +1,196 @@
+#!/bin/bash
+# nocb-guest: cmdline="rcu_nocbs=1-3" smp=4 timeout=420
+#
+# The nocbctl package's life on a running system, with the .deb that
+# `make deb` built (build/deb/, seen here over 9p).  The image holds that
+# package, installed with apt when the image was built.  The test upgrades
+# it to a newer build over an edited /etc/nocbctl.conf, removes it, purges
+# it, then installs it with apt on the system now without nocbctl, judging
+# each step from dpkg, systemd and /proc.  The disk is a snapshot: nothing
+# of this outlives the guest.
+source "$NOCB_SRC/tools/vm/guest-lib.sh"
+source "$NOCB_SRC/units/tests/guest/common.bash"
+
+export DEBIAN_FRONTEND=noninteractive
+# fd 3: notes from inside check's captured commands reach the log.
+exec 3>&1
+# man-db's index update, run by dpkg after each step, is not under test
+# and costs seconds in an emulated guest.
+rm -f /var/lib/man-db/auto-update
+UNITS_ENABLED="nocbctl-apply.service nocbctl-stats.timer nocbctl-hotplug-check.service"
+note "system state after boot: $(nocb_wait_boot 180)"
+
+shopt -s nullglob
+debs=("$NOCB_SRC"/build/deb/nocbctl_*_amd64.deb)
+shopt -u nullglob
+check_eq "one nocbctl .deb in build/deb (make deb)" 1 "${#debs[@]}" || finish
+ver=$(dpkg-deb -f "${debs[0]}" Version)
+deb=/tmp/$(basename "${debs[0]}")
+cp "${debs[0]}" "$deb"
+note "package: $(basename "$deb"), version $ver"
+# Every file and symlink of the package (directories may be shared).
+mapfile -t pkg_files < <(dpkg-deb --fsys-tarfile "$deb" | tar -t | grep -v '/$' | sed 's|^\./|/|')
+note "${#pkg_files[@]} files in the package"
+
+# now_us: CLOCK_MONOTONIC in microseconds, as systemd's *Monotonic stamps.
+now_us() { awk '{ printf "%d\n", $1 * 1000000 }' /proc/uptime; }
+
+# pkg_status: dpkg's status and version of nocbctl ("" when unknown).
+pkg_status() { dpkg-query -W -f='${Status} ${Version}' nocbctl 2>/dev/null; }
+
+# apt_do LOG apt|apt-get ARGS...: run it in /tmp with no terminal, output to LOG.
+apt_do() {
+	local log=$1 t=$SECONDS rc
+	shift
+	(cd /tmp && "$1" -y -q "${@:2}" </dev/null >"$log" 2>&1)
+	rc=$?
+	note "$1 $2: $((SECONDS - t)) s" >&3
+	[ $rc -eq 0 ] || sed 's/^/#     /' "$log" | tail -20
+	return $rc
+}
+
+# left_on_disk: the package's files (and its doc folder) still present.
+left_on_disk() {
+	local f
+	for f in "${pkg_files[@]}" /usr/share/doc/nocbctl; do
+		[ -e "$f" ] || [ -L "$f" ] && echo "$f"
+	done
+	return 0
+}
+
+# units_loaded: every nocbctl unit systemd has loaded, in any state.
+units_loaded() { systemctl list-units --all --plain --no-legend 'nocbctl*'; }
+
+# units_active: the nocbctl units that are running or waiting to run.
+units_active() {
+	systemctl list-units --plain --no-legend --state=active,activating,deactivating,reloading 'nocbctl*'
+}
+
+# enablement: symlinks and deb-systemd-helper state naming a nocbctl unit.
+enablement() {
+	find /etc/systemd/system /var/lib/systemd/deb-systemd-helper-enabled \
+		/var/lib/systemd/deb-systemd-helper-masked -name '*nocbctl*' 2>/dev/null
+	return 0
+}
+
+# placement: "NAME cpus=LIST policy=N nice=N" of every offload kthread,
+# from /proc in one pass (the kernel's cpulist, the policy number of
+# /proc/PID/stat: 0 SCHED_OTHER, 1 SCHED_FIFO, 2 SCHED_RR).
+placement() {
+	local p files=()
+	for p in $(pgrep '^rcuo[gps]/'); do files+=("/proc/$p/stat" "/proc/$p/status"); done
+	[ ${#files[@]} -gt 0 ] || { echo "no offload kthread found"; return 1; }
+	awk '
+		FILENAME ~ /stat$/ { name = substr($2, 2, length($2) - 2); nice = $19; pol = $41 }
+		FILENAME ~ /status$/ && $1 == "Cpus_allowed_list:" { print name, "cpus=" $2, "policy=" pol, "nice=" nice }
+	' "${files[@]}"
+}
+
+# placed_per_conf: every offload kthread is where /etc/nocbctl.conf puts
+# it (cpus, policy other, nice; this test's configs use no per-kind
+# override and no real-time policy); prints the ones that are not.
+placed_per_conf() {
+	local want bad
+	want="cpus=$(conf_get cpus) policy=0 nice=$(conf_get nice)"
+	[ "$(conf_get policy)" = other ] && [ -z "$(conf_get rcuog.cpus)$(conf_get rcuop.cpus)" ] ||
+		{ echo "a real-time policy or a per-kind override: not what this test judges"; return 1; }
+	placement > /tmp/placement || { cat /tmp/placement; return 1; }
+	bad=$(awk -v want="$want" '{ name = $1; $1 = ""; sub(/^ /, "") } $0 != want { print name ": " $0 ", want " want }' /tmp/placement)
+	echo "$(wc -l < /tmp/placement) offload kthreads: $(awk '{ print $1 }' /tmp/placement | paste -sd' ' -)"
+	[ -z "$bad" ] || { echo "$bad"; return 1; }
+}
+
+# unpin_all: every offload kthread allowed on every CPU again, so that a
+# later placement shows that something placed them.
+unpin_all() {
+	local p
+	for p in $(pgrep '^rcuo[gps]/'); do
+		taskset -pc "0-$(($(nproc --all) - 1))" "$p" >/dev/null || return 1
+	done
+}
+
+# check_purged WHAT: nothing of the package left after a purge.
+check_purged() {
+	local st
+	st=$(pkg_status)
+	check "$1: dpkg holds no nocbctl" test -z "$st" -o "${st% *}" = "unknown ok not-installed" \
+		-o "${st% *}" = "purge ok not-installed"
+	check "$1: /etc/nocbctl.conf gone" test ! -e /etc/nocbctl.conf
+	check_eq "$1: no file of the package left" "" "$(left_on_disk | paste -sd' ' -)"
+	check_eq "$1: no dpkg record left" "" "$(ls /var/lib/dpkg/info/nocbctl.* 2>/dev/null | paste -sd' ' -)"
+	check_eq "$1: no enablement symlink or state left" "" "$(enablement | paste -sd' ' -)"
+	check_eq "$1: no nocbctl unit loaded" "" "$(units_loaded | paste -sd';' -)"
+}
+
+# --- the image's copy -------------------------------------------------------
+check_eq "image: nocbctl $ver installed from the package" "install ok installed $ver" "$(pkg_status)"
+for u in $UNITS_ENABLED; do
+	check_eq "image: $u enabled" enabled "$(systemctl is-enabled "$u" 2>&1)"
+done
+check "image: offload kthreads placed at boot per /etc/nocbctl.conf" placed_per_conf
+
+# --- upgrade the image's copy over an edited conffile -------------------------
+sed -i 's/^nice = 0$/nice = 5/' /etc/nocbctl.conf
+echo "# edited by the administrator" >> /etc/nocbctl.conf
+check_eq "conffile edited: nice = 5" 5 "$(conf_get nice)"
+edited=$(sha256sum < /etc/nocbctl.conf)
+# A newer build: the same files under a higher version.
+ver2="$ver+rebuild1"
+rm -rf /tmp/pkg2
+dpkg-deb -R "$deb" /tmp/pkg2
+sed -i "s/^Version: .*/Version: $ver2/" /tmp/pkg2/DEBIAN/control
+deb2=/tmp/nocbctl_${ver2}_amd64.deb
+check "newer build $ver2 made with dpkg-deb" dpkg-deb --root-owner-group -b /tmp/pkg2 "$deb2"
+check "$ver2 is newer than $ver" dpkg --compare-versions "$ver2" gt "$ver"
+t1=$(now_us)
+check "upgrade: apt-get install $ver2, no terminal" apt_do /tmp/upgrade.log apt-get install "$deb2"
+check_eq "upgraded: dpkg status" "install ok installed $ver2" "$(pkg_status)"
+check_eq "upgraded: the administrator's /etc/nocbctl.conf kept" "$edited" "$(sha256sum < /etc/nocbctl.conf)"
+check "upgraded: no conffile prompt" bash -c "! grep -i 'configuration file' /tmp/upgrade.log"
+check_eq "upgraded: no .dpkg-new/.dpkg-dist/.dpkg-old beside it" "" \
+	"$(ls /etc/nocbctl.conf.* 2>/dev/null | paste -sd' ' -)"
+check "upgraded: nocbctl-apply.service restarted" \
+	test "$(unit_prop nocbctl-apply.service ExecMainStartTimestampMonotonic)" -gt "$t1"
+check "upgraded: offload kthreads placed per the edited config (nice 5)" placed_per_conf
+
+# --- remove -------------------------------------------------------------------
+check "apt-get remove nocbctl" apt_do /tmp/remove.log apt-get remove nocbctl
+check_eq "removed: dpkg keeps only the configuration" "deinstall ok config-files $ver2" "$(pkg_status)"
+check_eq "removed: /etc/nocbctl.conf kept, as edited" "$edited" "$(sha256sum < /etc/nocbctl.conf 2>&1)"
+check "removed: /usr/bin/nocbctl gone" test ! -e /usr/bin/nocbctl
+check_eq "removed: no nocbctl unit running or waiting" "" "$(units_active | paste -sd';' -)"
+check_eq "removed: no nocbctl unit file left" "" \
+	"$(systemctl list-unit-files --plain --no-legend 'nocbctl*' | paste -sd';' -)"
+for u in $UNITS_ENABLED; do
+	check "removed: $u not enabled" test "$(systemctl is-enabled "$u" 2>/dev/null)" != enabled
+done
+
+# --- purge --------------------------------------------------------------------
+check "apt-get purge nocbctl" apt_do /tmp/purge.log apt-get purge nocbctl
+check_purged "purged"
+
+# --- install on a system without nocbctl, no reboot ----------------------------
+check "all offload kthreads unpinned by hand" unpin_all
+check_eq "offload kthreads allowed on every CPU before the install" "" \
+	"$(placement | grep -v ' cpus=0-3 ' | paste -sd';' -)"
+t0=$(now_us)
+check "apt install ./$(basename "$deb")" apt_do /tmp/install.log apt install "./$(basename "$deb")"
+check_eq "installed: dpkg status" "install ok installed $ver" "$(pkg_status)"
+check_eq "installed: nocbctl --version" "nocbctl $ver" "$(nocbctl --version 2>&1)"
+check "installed: nocbctl-apply.service ran during the install" \
+	test "$(unit_prop nocbctl-apply.service ExecMainStartTimestampMonotonic)" -gt "$t0"
+check_eq "installed: nocbctl-apply.service result" success "$(unit_prop nocbctl-apply.service Result)"
+check_eq "installed: nocbctl-apply.service exit status" 0 "$(unit_prop nocbctl-apply.service ExecMainStatus)"
+for u in $UNITS_ENABLED; do
+	check_eq "installed: $u enabled" enabled "$(systemctl is-enabled "$u" 2>&1)"
+done
+check_eq "installed: nocbctl-stats.timer active" active "$(systemctl is-active nocbctl-stats.timer)"
+check_eq "installed: hotplug check not started (boot only)" 0 \
+	"$(unit_prop nocbctl-hotplug-check.service ConditionTimestampMonotonic)"
+check_eq "installed: no nocbctl-online@ instance started" "" \
+	"$(systemctl list-units --all --plain --no-legend 'nocbctl-online@*')"
+check "installed: every offload kthread placed per the default /etc/nocbctl.conf, no reboot" placed_per_conf
+check "installed: no failed unit" no_failed_units
+
+note "uptime at verdict: $(cut -d" " -f1 /proc/uptime)s"
+finish
