@@ -21,6 +21,8 @@ int cmd_pin(struct nocb_ctx *ctx, int argc, char **argv);
 int cmd_prio(struct nocb_ctx *ctx, int argc, char **argv);
 int cmd_apply(struct nocb_ctx *ctx, int argc, char **argv);
 int cmd_hotplug(struct nocb_ctx *ctx, int argc, char **argv);
+int cmd_offload(struct nocb_ctx *ctx, int argc, char **argv);
+int cmd_deoffload(struct nocb_ctx *ctx, int argc, char **argv);
 
 /* Every option a verb may take (src/opts.c holds names and letters). */
 enum verb_opt {
