@@ -99,6 +99,24 @@ static int unsupported(const struct change *c)
 	return NOCB_EXIT_UNSUPP;
 }
 
+/* The kernel offloads present CPUs only (EINVAL otherwise). */
+static int check_present(const struct change *c)
+{
+	struct cpulist bad;
+	char *b, *p;
+
+	cpulist_andnot(&bad, &c->list, &c->cs.present);
+	if (cpulist_empty(&bad))
+		return 0;
+	b = cpulist_format_alloc(&bad);
+	p = cpulist_format_alloc(&c->cs.present);
+	nocb_err(c->ctx, c->verb, "'%s': CPU %s not present (present: %s)",
+		 c->arg, b ? b : "?", p ? p : "?");
+	free(b);
+	free(p);
+	return NOCB_EXIT_USAGE;
+}
+
 /* K3: some online CPU must stay normal. Names the CPUs LIST takes. */
 static int check_k3(const struct change *c)
 {
@@ -387,6 +405,9 @@ static int run(struct nocb_ctx *ctx, const char *verb, bool offload,
 			 "CPU 0: the boot CPU is never a no-CBs CPU (K4)");
 		return NOCB_EXIT_USAGE;
 	}
+	r = offload && c.cs.have_present ? check_present(&c) : 0;
+	if (r)
+		return r;
 	if (nocb_path(ctx, c.path, sizeof(c.path), RCU_NOCBS_PATH)) {
 		nocb_err(ctx, verb, "path too long");
 		return NOCB_EXIT_USAGE;

@@ -178,6 +178,11 @@ static void refusals_before_any_write(void **state)
 	refuse(t, cmd_offload, "offload", "all", 2, "(K4)");
 	refuse(t, cmd_offload, "offload", "4", 2,
 	       "'4': CPU 4 is not a possible CPU (0-3)");
+	/* possible but not present (a CPU not plugged in) */
+	tree_write(t, "sys/devices/system/cpu/present", "0-2\n");
+	refuse(t, cmd_offload, "offload", "2-3", 2,
+	       "'2-3': CPU 3 not present (present: 0-2)");
+	tree_write(t, "sys/devices/system/cpu/present", "0-3\n");
 	refuse(t, cmd_deoffload, "deoffload", "1,9", 2,
 	       "CPU 9 is not a possible CPU");
 	refuse(t, cmd_offload, "offload", "1-", 2, "'1-': ");
