@@ -1,10 +1,11 @@
 #!/bin/bash
-# nocb-guest: cmdline="rcu_nocbs=2-3" smp=4
+# nocb-guest: cmdline="rcu_nocbs=2-3 cpu0_hotplug" smp=4 cpu=intel
 # nocbctl offload/deoffload on the running kernel (K6), judged from the
 # kernel's own rcu_nocbs file, the rcudata N flags, cpuN/online and
 # /proc/PID/{status,stat}: each change lands whole, refusals change
-# nothing, offline CPUs stay offline, and after each change every offload
-# kthread (new ones too) follows the configuration.
+# nothing (with CPU 0 offline, K3 too: cpu0_hotplug), offline CPUs stay
+# offline, and after each change every offload kthread (new ones too)
+# follows the configuration.
 . "$NOCB_SRC/tools/vm/guest-lib.sh"
 . "$NOCB_SRC/tools/nocbctl/tests/guest/common.sh"
 
@@ -14,6 +15,7 @@ nocbs() { cat "$F"; }
 
 if ! check "kernel has runtime offload ($F)" test -e "$F"; then
 	check_rc "nocbctl offload without K6 exits 3" 3 "$NOCBCTL" offload 1
+	note "$("$NOCBCTL" offload 1 2>&1)"
 	finish
 fi
 check_eq "booted with rcu_nocbs=2-3: $F" 2-3 "$(nocbs)"
@@ -90,6 +92,28 @@ for bad in 0 0-1 9 1- ""; do
 done
 check "offload 0 names K4" bash -c "$NOCBCTL offload 0 2>&1 | grep -q 'CPU 0: .*(K4)'"
 check_eq "refusals: rcu_nocbs unchanged" 1,3 "$(nocbs)"
+
+# K3: with CPU 0 offline, CPU 2 is the last online normal CPU
+if check "CPU 0 offline (cpu0_hotplug)" sh -c "echo 0 > $C/cpu0/online"; then
+	err=$("$NOCBCTL" offload 2 2>&1 >/dev/null)
+	check_eq "offload 2, the last online normal CPU, exits 1" 1 $?
+	note "$err"
+	check "offload 2: the error names CPU 2 and K3" \
+		grep -q '^nocbctl: offload: CPU 2: the last online normal CPU.*(K3)$' <<<"$err"
+	check_eq "K3 refusal: rcu_nocbs unchanged" 1,3 "$(nocbs)"
+	# the config pins to CPU 0 only, now offline: bad input, no change
+	check_rc "deoffload 1, config without an online CPU: exits 2" 2 \
+		"$NOCBCTL" deoffload 1
+	check_eq "config refusal: rcu_nocbs unchanged" 1,3 "$(nocbs)"
+	printf 'cpus = 0,2\npolicy = fifo\npriority = 2\n' > /tmp/cpu0-off.conf
+	check "deoffload 1 with CPU 0 offline" \
+		"$NOCBCTL" deoffload 1 --config /tmp/cpu0-off.conf
+	check_eq "deoffload 1: rcu_nocbs" 3 "$(nocbs)"
+	check "offload 1 with CPU 0 offline (CPU 2 stays normal)" \
+		"$NOCBCTL" offload 1 --config /tmp/cpu0-off.conf
+	check_eq "offload 1: rcu_nocbs" 1,3 "$(nocbs)"
+	check "CPU 0 back online" sh -c "echo 1 > $C/cpu0/online"
+fi
 
 # CPU 0 the only normal CPU left: allowed (K3 holds)
 check "offload 1-3 (every CPU but 0)" "$NOCBCTL" offload 1-3
