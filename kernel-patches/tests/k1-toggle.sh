@@ -1,5 +1,7 @@
 #!/bin/bash
-# nocb-guest: cmdline="rcu_nocbs=1-3 isolcpus=2" smp=4 timeout=300
+# nocb-guest: cmdline="rcu_nocbs=1-3 isolcpus=2" smp=4 timeout=300 kernels=6.1
+# kernels=6.1: 6.1 toggles online CPUs, as this test does; 6.12 toggles
+# offline ones only (k3-offload-offline.sh).
 # K1 exactly once across runtime (de)offloading: cbload floods CPU 2 while
 # nocbtoggle de-offloads and offloads it 100 times each (200 toggles).
 # cbload counts its own callbacks; after it stops and waits for them,

@@ -1,5 +1,7 @@
 #!/bin/bash
-# nocb-guest: cmdline="cpu0_hotplug rcu_nocbs=2-3" smp=4 cpu=intel
+# nocb-guest: cmdline="cpu0_hotplug rcu_nocbs=2-3" smp=4 cpu=intel kernels=6.1
+# kernels=6.1: 6.1 toggles online CPUs; 6.12 toggles offline ones only
+# (k3-offload-offline.sh).
 # K3/K4 at runtime offload: rcu_nocb_cpu_offload() (through the nocbtoggle
 # test module) refuses CPU 0 with EINVAL and the last online normal CPU
 # with EBUSY, and changes nothing when it refuses; other offloads and

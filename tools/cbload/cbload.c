@@ -4,7 +4,10 @@
  * a chosen amount of work, for the nocb guest tests and benchmarks.
  *
  * A pinned hrtimer on each selected CPU fires every period_us and queues
- * rate * period_us / 1e6 callbacks with call_rcu().  With queue=0 the timer
+ * rate * period_us / 1e6 callbacks with call_rcu_hurry(), or with call_rcu()
+ * when lazy=1: lazy callbacks (CONFIG_RCU_LAZY, 6.2 on) may wait seconds in
+ * an offloaded CPU's bypass list, which only a lazy test wants.  With
+ * queue=0 the timer
  * runs but queues nothing: the generator's own noise floor.  Statistics
  * are in /sys/kernel/debug/cbload/stats.  Writing to .../stop stops the
  * timers and waits for every queued callback, so that the final counts can
@@ -25,6 +28,12 @@
 #include <linux/seq_file.h>
 #include <linux/sched/clock.h>
 #include <linux/delay.h>
+#include <linux/version.h>
+
+/* call_rcu_hurry() came with lazy callbacks; before, every one hurries. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#define call_rcu_hurry call_rcu
+#endif
 
 static char *cpus = "1";
 module_param(cpus, charp, 0444);
@@ -41,6 +50,12 @@ MODULE_PARM_DESC(period_us, "timer period in us (10..1000000)");
 static bool queue = true;
 module_param(queue, bool, 0444);
 MODULE_PARM_DESC(queue, "queue callbacks (0: run the timer only)");
+static bool lazy;
+module_param(lazy, bool, 0444);
+MODULE_PARM_DESC(lazy, "queue with call_rcu(), lazy on kernels with RCU_LAZY (default: call_rcu_hurry())");
+static bool hotplug;
+module_param(hotplug, bool, 0444);
+MODULE_PARM_DESC(hotplug, "follow CPU hotplug: stop a CPU's load when it goes offline, restart it when it comes back (default: the load of an offlined CPU ends)");
 static unsigned long max_pending = 4000000;
 module_param(max_pending, ulong, 0444);
 MODULE_PARM_DESC(max_pending, "cap on callbacks in flight; beyond it, count drops");
@@ -119,7 +134,10 @@ static enum hrtimer_restart cbload_timer_fn(struct hrtimer *t)
 		}
 		cb->cpu = cpu;
 		t0 = local_clock();
-		call_rcu(&cb->rh, cbload_cb_func);
+		if (lazy)
+			call_rcu(&cb->rh, cbload_cb_func);
+		else
+			call_rcu_hurry(&cb->rh, cbload_cb_func);
 		pc->enqueue_ns += local_clock() - t0;
 		pc->enqueue_n++;
 		atomic_long_inc(&pc->queued);
@@ -158,12 +176,35 @@ static int stats_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
 
+static bool stopped;
+static enum cpuhp_state hp_state;
+
+/* hotplug=1: runs on the CPU itself as it comes online and goes offline. */
+static int cbload_cpu_online(unsigned int cpu)
+{
+	if (cpumask_test_cpu(cpu, load_mask) && !READ_ONCE(stopped))
+		hrtimer_start(&per_cpu_ptr(&cbload_pcpu, cpu)->timer, period,
+			      HRTIMER_MODE_REL_PINNED);
+	return 0;
+}
+
+static int cbload_cpu_offline(unsigned int cpu)
+{
+	if (cpumask_test_cpu(cpu, load_mask))
+		hrtimer_cancel(&per_cpu_ptr(&cbload_pcpu, cpu)->timer);
+	return 0;
+}
+
 static void cbload_stop(void)
 {
 	int cpu;
 
+	/* Under the hotplug lock, so that no CPU coming online restarts one. */
+	cpus_read_lock();
+	WRITE_ONCE(stopped, true);
 	for_each_cpu(cpu, load_mask)
 		hrtimer_cancel(&per_cpu_ptr(&cbload_pcpu, cpu)->timer);
+	cpus_read_unlock();
 	/* Every callback still queued references this module's code. */
 	rcu_barrier();
 }
@@ -218,13 +259,23 @@ static int __init cbload_init(void)
 		pc->timer.function = cbload_timer_fn;
 	}
 	on_each_cpu_mask(load_mask, cbload_start_on, NULL, true);
+	if (hotplug) {
+		ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN, "cbload:online",
+							   cbload_cpu_online, cbload_cpu_offline);
+		if (ret < 0) {
+			cpus_read_unlock();
+			cbload_stop();
+			goto free_cache;
+		}
+		hp_state = ret;
+	}
 	cpus_read_unlock();
 
 	dir = debugfs_create_dir("cbload", NULL);
 	debugfs_create_file("stats", 0444, dir, NULL, &stats_fops);
 	debugfs_create_file("stop", 0200, dir, NULL, &stop_fops);
-	pr_info("cbload: cpus=%*pbl rate=%lu/s work_ns=%u period_us=%u queue=%d\n",
-		cpumask_pr_args(load_mask), rate, work_ns, period_us, queue);
+	pr_info("cbload: cpus=%*pbl rate=%lu/s work_ns=%u period_us=%u queue=%d lazy=%d hotplug=%d\n",
+		cpumask_pr_args(load_mask), rate, work_ns, period_us, queue, lazy, hotplug);
 	return 0;
 
 free_cache:
@@ -237,6 +288,8 @@ free_mask:
 static void __exit cbload_exit(void)
 {
 	debugfs_remove_recursive(dir);
+	if (hp_state)
+		cpuhp_remove_state_nocalls(hp_state);
 	cbload_stop();
 	WARN_ON(atomic_long_read(&pending));
 	kmem_cache_destroy(cb_cache);

@@ -52,27 +52,36 @@ fi
 # check-patches needs only the pristine tree.
 [ -z "${PREPARE_ONLY:-}" ] || exit 0
 
-# 2. Apply the series when it changed.  git only rewrites files that differ,
-# so make recompiles only what the changed patches touch.
+# 2. Apply the series when it changed: in a scratch worktree from base,
+# then the tree switches from the old series commit to the new one, so
+# git rewrites only the files whose content changed and make recompiles
+# only what they touch (a patch to include/linux/rcupdate.h rebuilds most
+# of the kernel; re-exporting it unchanged must not).
 series_list() { grep -v -e '^#' -e '^[[:space:]]*$' "$pdir/series" || true; }
 series_id=$(cd "$pdir" && { cat series; series_list | xargs -r cat; } | sha256sum | cut -c1-16)
 if [ "$(cat "$src/.git/nocb-series-id" 2>/dev/null)" != "$series_id" ]; then
 	if [ -n "$(git -C "$src" status --porcelain)" ]; then
 		die "build/$kver/linux has uncommitted changes; commit them on a branch (make export-patches) or discard them"
 	fi
-	git -C "$src" checkout -q -B series base
+	scratch=$kbuild/series-apply
+	git -C "$src" worktree remove --force "$scratch" 2>/dev/null || rm -rf "$scratch"
+	git -C "$src" worktree prune
+	git -C "$src" worktree add -q --detach "$scratch" base
 	n=0
 	for p in $(series_list); do
 		n=$((n + 1))
-		[ -f "$pdir/$p" ] || die "series lists $p but kernel-patches/$kver/$p does not exist"
-		if ! git -C "$src" -c user.name=nocb -c user.email=nocb@localhost \
+		[ -f "$pdir/$p" ] || { git -C "$src" worktree remove --force "$scratch"; die "series lists $p but kernel-patches/$kver/$p does not exist"; }
+		if ! git -C "$scratch" -c user.name=nocb -c user.email=nocb@localhost \
 			am -q --committer-date-is-author-date "$pdir/$p" >&2; then
-			git -C "$src" am --abort || true
-			git -C "$src" checkout -q -B series base
+			git -C "$scratch" am --abort || true
+			git -C "$src" worktree remove --force "$scratch"
 			rm -f "$src/.git/nocb-series-id"
 			die "patch $n ($p) does not apply to $srcpkg $srcver"
 		fi
 	done
+	new=$(git -C "$scratch" rev-parse HEAD)
+	git -C "$src" worktree remove --force "$scratch"
+	git -C "$src" checkout -q -B series "$new"
 	log "applied $n patch(es) from kernel-patches/$kver/series"
 	echo "$series_id" > "$src/.git/nocb-series-id"
 fi

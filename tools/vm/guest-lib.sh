@@ -81,11 +81,16 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
 nocb_kbuild=$NOCB_SRC/build/$(uname -r | cut -d. -f1,2)
 nocb_ko() { echo "$nocb_kbuild/test-modules/$1.ko"; }
 
-# cb_load CPU COUNT: open and close a file COUNT times on CPU.  Each close
-# frees a struct file through call_rcu() on that CPU (6.1), so this queues
-# at least COUNT RCU callbacks there.
+# cb_load CPU COUNT: queue at least COUNT RCU callbacks on CPU from user
+# space.  6.1 frees each closed struct file through call_rcu() on the CPU
+# that closes it; 6.12 frees files without RCU, but every exiting task
+# still frees its task_struct through call_rcu() on the CPU it exits on
+# (lazy with CONFIG_RCU_LAZY: up to 10 s in an offloaded CPU's bypass).
 cb_load() {
-	taskset -c "$1" bash -c 'for ((i = 0; i < '"$2"'; i++)); do : < /dev/null; done'
+	case "$(uname -r)" in
+	6.1.*) taskset -c "$1" bash -c 'for ((i = 0; i < '"$2"'; i++)); do : < /dev/null; done' ;;
+	*) taskset -c "$1" bash -c 'for ((i = 0; i < '"$2"'; i++)); do (:); done' ;;
+	esac
 }
 
 # wait_until SECONDS COMMAND...: poll COMMAND every 0.1 s until it succeeds.

@@ -443,3 +443,81 @@ int cpulist_validate(const struct cpulist *s, const struct cpulist *possible,
 	}
 	return 0;
 }
+
+int cpumask_parse_hex(const char *s, size_t len, int nbits,
+		      struct cpulist *out)
+{
+	size_t end = len, groups = 0;
+	int limit = nbits > 0 ? nbits : NOCB_MAX_CPUS, bit = 0;
+
+	cpulist_clear(out);
+	while (end && (s[end - 1] == '\n' || s[end - 1] == ' '))
+		end--;
+	if (!end)
+		return -EINVAL;
+	/* from the least significant group, at the end, backwards */
+	while (end) {
+		size_t start = end, n;
+
+		while (start && s[start - 1] != ',')
+			start--;
+		n = end - start;
+		if (n == 0 || n > 8)
+			return -EINVAL;
+		for (size_t i = 0; i < n; i++) {
+			char ch = s[end - 1 - i];
+			int v = ch >= '0' && ch <= '9' ? ch - '0' :
+				ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 :
+				ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+
+			if (v < 0)
+				return -EINVAL;
+			for (int b = 0; b < 4; b++) {
+				int cpu = bit + (int)i * 4 + b;
+
+				if (!(v & (1 << b)))
+					continue;
+				if (cpu >= limit)
+					return -ERANGE;
+				cpulist_set(out, cpu);
+			}
+		}
+		bit += 32;
+		if (++groups > NOCB_MAX_CPUS / 32)
+			return -ERANGE;
+		if (!start)
+			break;
+		end = start - 1;
+		if (!end)
+			return -EINVAL;	/* a leading comma */
+	}
+	return 0;
+}
+
+size_t cpumask_format_hex(const struct cpulist *s, int nbits, char *buf,
+			  size_t len)
+{
+	int groups = nbits > 0 ? (nbits + 31) / 32 : 1;
+	int top = nbits > 0 && nbits % 32 ? (nbits % 32 + 3) / 4 : 8;
+	size_t n = 0;
+
+	if (buf && len)
+		buf[0] = '\0';
+	for (int g = groups - 1; g >= 0; g--) {
+		unsigned v = 0;
+		char tmp[16];
+		int w;
+
+		for (int b = 0; b < 32; b++)
+			if (cpulist_test(s, g * 32 + b))
+				v |= 1u << b;
+		w = snprintf(tmp, sizeof(tmp), "%s%0*x", n ? "," : "",
+			     g == groups - 1 ? top : 8, v);
+		if (w > 0) {
+			if (buf && n + (size_t)w < len)
+				memcpy(buf + n, tmp, (size_t)w + 1);
+			n += (size_t)w;
+		}
+	}
+	return n;
+}

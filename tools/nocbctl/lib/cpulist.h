@@ -81,6 +81,23 @@ size_t cpulist_format(const struct cpulist *s, char *buf, size_t len);
 char *cpulist_format_alloc(const struct cpulist *s);
 
 /*
+ * The kernel's hex mask format ("%*pb", e.g. /sys/devices/virtual/
+ * workqueue/cpumask): comma-separated groups of up to 8 hex digits, the
+ * most significant first, "ff,ffffffff"; blanks and one '\n' may end it.
+ * CPUs >= nbits (0: NOCB_MAX_CPUS) are -ERANGE. 0 or -EINVAL/-ERANGE.
+ */
+int cpumask_parse_hex(const char *s, size_t len, int nbits,
+		      struct cpulist *out);
+
+/*
+ * Format as the kernel prints a mask of nbits CPUs (what its parser reads
+ * back): "3" for 0-1 of 4, "00000001,00000000" for 32 of 64. Returns chars
+ * needed, like snprintf.
+ */
+size_t cpumask_format_hex(const struct cpulist *s, int nbits, char *buf,
+			  size_t len);
+
+/*
  * Validate a user-supplied list: non-empty, subset of possible and, if
  * online is non-NULL, of online. Returns 0 or -1 with reason in err,
  * whose lists are whole or, if they would not fit, a count and bounds.

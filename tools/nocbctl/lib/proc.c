@@ -221,11 +221,10 @@ static int read_pid_stat(const struct nocb_ctx *ctx, pid_t pid,
 	return r ? -EINVAL : 0;
 }
 
-int proc_read_kthread(const struct nocb_ctx *ctx, pid_t pid, int nbits,
-		      struct kthread *kt)
+int proc_read_allowed(const struct nocb_ctx *ctx, pid_t pid, int nbits,
+		      struct cpulist *allowed)
 {
 	struct proc_status ps;
-	struct proc_stat pst;
 	char *buf;
 	size_t len;
 	char why[160];
@@ -238,14 +237,27 @@ int proc_read_kthread(const struct nocb_ctx *ctx, pid_t pid, int nbits,
 	free(buf);
 	if (r)
 		return -EINVAL;
+	*allowed = ps.allowed;
+	return 0;
+}
+
+int proc_read_kthread(const struct nocb_ctx *ctx, pid_t pid, int nbits,
+		      struct kthread *kt)
+{
+	struct proc_stat pst;
+	int r;
+
+	r = proc_read_allowed(ctx, pid, nbits, &kt->allowed);
+	if (r)
+		return r;
 	r = read_pid_stat(ctx, pid, &pst);
 	if (r)
 		return r;
-	kt->allowed = ps.allowed;
 	kt->policy = (int)(pst.policy & 0xff);
 	kt->rt_priority = (int)pst.rt_priority;
 	kt->nice = (int)pst.nice;
 	kt->starttime = pst.starttime;
+	kt->flags = pst.flags;
 	if (!(pst.flags & PF_KTHREAD_FLAG))
 		return -EPERM;	/* not a kernel thread */
 	return 0;
@@ -325,8 +337,11 @@ int proc_scan_kthreads(const struct nocb_ctx *ctx, const char *what,
 		while (len && comm[len - 1] == '\n')
 			comm[--len] = '\0';
 		kt.kind = kt_parse_name(comm, &kt.cpu);
-		if (kt.kind && len < sizeof(kt.name))
-			memcpy(kt.name, comm, len + 1);
+		if (!kt.kind) {
+			kt.kind = KT_OTHER;
+			kt.cpu = -1;
+		}
+		snprintf(kt.name, sizeof(kt.name), "%s", comm);
 		free(comm);
 		if (!(kt.kind & kinds))
 			continue;

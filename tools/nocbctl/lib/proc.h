@@ -21,6 +21,8 @@ enum kt_kind {
 	KT_RCUOB = 8,	/* rcuob/N: older name (bh flavour) */
 };
 #define KT_ALL (KT_RCUOG | KT_RCUOP | KT_RCUOS | KT_RCUOB)
+/* Any other kernel thread (cpu -1): for scans beyond the offload kthreads. */
+#define KT_OTHER 16
 
 /* "rcuo" -> KT_ALL, "rcuog" -> KT_RCUOG, "rcuop" -> KT_RCUOP; 0 if bad. */
 unsigned kt_select(const char *word);
@@ -46,6 +48,8 @@ struct proc_stat {
 };
 
 #define PF_KTHREAD_FLAG 0x00200000UL
+/* kthread_bind()ed (per-CPU, or a workqueue's): user space cannot move it */
+#define PF_NO_SETAFFINITY_FLAG 0x04000000UL
 
 /* Returns 0, or -1 with reason in err. nbits as cpulist_parse(). */
 int proc_parse_status(const char *buf, size_t len, int nbits,
@@ -63,6 +67,7 @@ struct kthread {
 	int rt_priority;
 	int nice;
 	unsigned long long starttime;	/* with pid and name: which task */
+	unsigned long flags;	/* PF_* from /proc/PID/stat */
 };
 
 struct kthread_list {
@@ -81,6 +86,13 @@ struct kthread_list {
 int proc_scan_kthreads(const struct nocb_ctx *ctx, const char *what,
 		       unsigned kinds, int nbits, struct kthread_list *out);
 void kthread_list_free(struct kthread_list *l);
+
+/*
+ * Allowed CPUs of any task (Cpus_allowed_list of /proc/PID/status): 0,
+ * -ESRCH if it is gone, -EINVAL if unparsable, or another -errno.
+ */
+int proc_read_allowed(const struct nocb_ctx *ctx, pid_t pid, int nbits,
+		      struct cpulist *allowed);
 
 /* Re-read one thread's allowed CPUs and scheduling. 0, or -errno. */
 int proc_read_kthread(const struct nocb_ctx *ctx, pid_t pid, int nbits,

@@ -33,6 +33,8 @@ static const struct verb verbs[] = {
 	  "confirm the last normal CPU refuses to go offline" },
 	{ "offload", cmd_offload, "make CPUs no-CBs CPUs now (K6)" },
 	{ "deoffload", cmd_deoffload, "make no-CBs CPUs normal again (K6)" },
+	{ "plan", cmd_plan,
+	  "isolation recipe for CPUs (--check: the running system)" },
 };
 
 static void usage(FILE *f)

@@ -29,6 +29,12 @@ static const struct {
 	[OPT_NICE] = { "nice", required_argument, 'N' },
 	[OPT_CONFIG] = { "config", required_argument, 'C' },
 	[OPT_FORCE] = { "force", no_argument, 'f' },
+	[OPT_FORMAT] = { "format", required_argument, 0 },
+	[OPT_ISOLATE] = { "isolate", required_argument, 0 },
+	[OPT_HOUSEKEEPING] = { "housekeeping", required_argument, 0 },
+	[OPT_CHECK] = { "check", no_argument, 0 },
+	[OPT_POLL] = { "poll", no_argument, 0 },
+	[OPT_ALLOW_SMT_SPLIT] = { "allow-smt-split", no_argument, 0 },
 };
 
 #define LONG_BASE 256

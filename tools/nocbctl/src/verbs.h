@@ -23,6 +23,7 @@ int cmd_apply(struct nocb_ctx *ctx, int argc, char **argv);
 int cmd_hotplug(struct nocb_ctx *ctx, int argc, char **argv);
 int cmd_offload(struct nocb_ctx *ctx, int argc, char **argv);
 int cmd_deoffload(struct nocb_ctx *ctx, int argc, char **argv);
+int cmd_plan(struct nocb_ctx *ctx, int argc, char **argv);
 
 /* Every option a verb may take (src/opts.c holds names and letters). */
 enum verb_opt {
@@ -37,6 +38,12 @@ enum verb_opt {
 	OPT_NICE,	/* -N */
 	OPT_CONFIG,	/* -C */
 	OPT_FORCE,	/* -f */
+	OPT_FORMAT,	/* long only */
+	OPT_ISOLATE,	/* long only (plan) */
+	OPT_HOUSEKEEPING,	/* long only (plan) */
+	OPT_CHECK,	/* long only (plan) */
+	OPT_POLL,	/* long only (plan) */
+	OPT_ALLOW_SMT_SPLIT,	/* long only (plan) */
 	OPT_N,
 };
 #define OPT(o) (1u << (o))

@@ -47,7 +47,7 @@ one_line_err() {
 expect 0 "--version" -- "$N" --version
 grep -q '^nocbctl [0-9]' $O && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: version text"; }
 expect 0 "--help" -- "$N" --help
-for v in status stats pin prio apply hotplug-check offload deoffload; do
+for v in status stats pin prio apply hotplug-check plan offload deoffload; do
 	expect 0 "$v --help" -- "$N" "$v" --help
 	grep -q "^ nocbctl $v" $O && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: $v --help usage line"; }
 done
@@ -64,6 +64,18 @@ json_ok "stats --json" "$N" --json --root "$F/cpu4" stats
 json_ok "stats --json --watch" "$N" --json --root "$F/cpu4" stats --watch 0.01 --count 2
 json_ok "pin --json --dry-run" "$N" --json --root "$F/cpu4" pin rcuo --cpus=0 --dry-run
 json_ok "prio --json --dry-run" "$N" --json --root "$F/cpu4" prio rcuo --policy=fifo --priority=1 --dry-run
+expect 0 "plan" -- "$N" --root "$F/plan4" plan --isolate=2-3
+json_ok "plan --json" "$N" --json --root "$F/plan4" plan --isolate=2-3
+json_ok "plan --format=json" "$N" --root "$F/plan4" plan --isolate=2-3 --format=json
+json_ok "plan --check --json" "$N" --json --root "$F/plan4" plan --check --isolate=2-3
+expect 0 "plan --check, clean" -- "$N" --root "$F/plan4" plan --check --isolate=2-3
+expect 1 "plan --check, unplanned" -- "$N" --root "$F/cpu4" plan --check --isolate=2-3
+for bad in --isolate=0-1 --isolate=0-3 --isolate=5 --isolate=1-3:2; do
+	expect 2 "plan $bad" -- "$N" --root "$F/plan4" plan "$bad"
+	one_line_err "plan $bad"
+done
+expect 2 "plan splits SMT siblings" -- "$N" --root "$F/smt8" plan --isolate=2-3
+one_line_err "plan splits SMT siblings"
 expect 3 "stats without rcudata" -- "$N" --root "$F/norcudata" stats
 expect 1 "stats malformed rcudata" -- "$N" --root "$F/malformed" stats
 

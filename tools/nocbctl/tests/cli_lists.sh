@@ -180,6 +180,9 @@ for fx in "$F"/*/ "$T"/big4096/; do
 	apply --config $cfg --dry-run
 	offload 1 --dry-run
 	deoffload 2-3 --dry-run --config $cfg
+	plan --isolate=1
+	plan --check --isolate=1
+	plan --check
 	EOF2
 	cp -a "$fx" "$T/hp"
 	run "$T/out" "$T/err" -- "$N" --json --root "$T/hp" hotplug-check

@@ -99,5 +99,6 @@ int run_lib_tests(void);
 int run_verb_tests(void);
 int run_syscall_tests(void);
 int run_offload_tests(void);
+int run_plan_tests(void);
 
 #endif
