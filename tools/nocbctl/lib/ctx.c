@@ -71,6 +71,29 @@ static int real_write_online(const char *path, bool online)
 	return ret;
 }
 
+/*
+ * One write(2): a sysfs store sees the whole value at once. O_TRUNC so
+ * that under a fixture --root the regular file holds just the value.
+ */
+static int real_write_sysfs(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	size_t len = strlen(s);
+	ssize_t n;
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, len);
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != len)
+		ret = -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}
+
 static int real_have_cap(int cap)
 {
 	cap_t caps = cap_get_proc();
@@ -97,6 +120,7 @@ const struct nocb_ops nocb_real_ops = {
 	.set_scheduler = real_set_scheduler,
 	.set_nice = real_set_nice,
 	.write_online = real_write_online,
+	.write_sysfs = real_write_sysfs,
 	.have_cap = real_have_cap,
 	.may_write = real_may_write,
 };

@@ -35,6 +35,8 @@ struct nocb_ops {
 	int (*set_nice)(pid_t pid, int nice);
 	/* write "0"/"1" to path (already root-prefixed) */
 	int (*write_online)(const char *path, bool online);
+	/* write the string s to path (root-prefixed) in one write(2) */
+	int (*write_sysfs)(const char *path, const char *s);
 	/* 1 if the capability is in the effective set, 0 if not, <0 error */
 	int (*have_cap)(int cap);
 	/* 0 if we may write path (effective ids and capabilities), or -errno */

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "offload.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,26 +125,30 @@ void offload_read(const struct nocb_ctx *ctx, const struct cpu_state *cs,
 		  struct offload_info *oi)
 {
 	const struct rcudata_cpu *c0;
-	struct cpulist cmdline;
-	bool nocbs, nohz, k4;
+	struct cpulist now;
+	char err[256];
+	bool nocbs, nohz, k4, sysfs;
 
 	memset(oi, 0, sizeof(*oi));
 	oi->rd_status = rcudata_read(ctx, &oi->rd, oi->rd_err,
 				     sizeof(oi->rd_err));
 	oi->debugfs = rcudata_debugfs_mounted(ctx);
-	/* only the series' kernel has rcudata; K4 unless it shows CPU 0 N */
+	/* only the series' kernel has rcudata or K6; K4 unless CPU 0 N */
+	sysfs = !offload_read_nocbs(ctx, cs->nbits, &now, err, sizeof(err));
 	c0 = oi->rd_status == RCUDATA_OK ? rcudata_find(&oi->rd, 0) : NULL;
-	k4 = oi->rd_status == RCUDATA_MALFORMED ||
+	k4 = sysfs || oi->rd_status == RCUDATA_MALFORMED ||
 	     (oi->rd_status == RCUDATA_OK && !(c0 && c0->offloaded));
 	read_cmdline(ctx, cs, oi, k4, &nocbs, &nohz);
 	oi->poll = oi->kc.poll;
-	/* no rcu_nocbs= and no nohz_full=: nothing offloaded */
-	cpulist_clear(&cmdline);
+	/* no rcu_nocbs= and no nohz_full=: nothing offloaded at boot */
 	if (nocbs || nohz)
-		cpulist_or(&cmdline, &oi->nocbs, &oi->nohz);
+		cpulist_or(&oi->boot, &oi->nocbs, &oi->nohz);
 	if (k4)
-		cpulist_unset(&cmdline, 0);
-	if (oi->rd_status == RCUDATA_OK) {
+		cpulist_unset(&oi->boot, 0);
+	if (sysfs) {
+		oi->source = OFFLOAD_SYSFS;
+		oi->offloaded = now;
+	} else if (oi->rd_status == RCUDATA_OK) {
 		struct cpulist unlisted = cs->possible;
 
 		oi->source = OFFLOAD_RCUDATA;
@@ -154,14 +159,14 @@ void offload_read(const struct nocb_ctx *ctx, const struct cpu_state *cs,
 		}
 		/* the kernel has no say yet on these: tell what it will do */
 		if (oi->kc.have) {
-			cpulist_and(&oi->pending_offloaded, &unlisted, &cmdline);
-			cpulist_andnot(&oi->pending_normal, &unlisted, &cmdline);
+			cpulist_and(&oi->pending_offloaded, &unlisted, &oi->boot);
+			cpulist_andnot(&oi->pending_normal, &unlisted, &oi->boot);
 		} else {
 			oi->unknown = unlisted;
 		}
 	} else if (oi->kc.have) {
 		oi->source = OFFLOAD_CMDLINE;
-		oi->offloaded = cmdline;
+		oi->offloaded = oi->boot;
 		if (oi->nocbs_warning)
 			fprintf(ctx->err, "nocbctl: warning: %s\n",
 				oi->nocbs_warning);
@@ -191,8 +196,36 @@ bool offload_kthread_on_own_cpu(const struct kthread *kt,
 const char *offload_source_name(enum offload_source s)
 {
 	switch (s) {
+	case OFFLOAD_SYSFS: return "rcu_nocbs";
 	case OFFLOAD_RCUDATA: return "rcudata";
 	case OFFLOAD_CMDLINE: return "cmdline";
 	default: return "unknown";
 	}
+}
+
+int offload_read_nocbs(const struct nocb_ctx *ctx, int nbits,
+		       struct cpulist *out, char *err, size_t errlen)
+{
+	char path[4096], why[256];
+	char *buf;
+	size_t len;
+	int r;
+
+	if (nocb_path(ctx, path, sizeof(path), RCU_NOCBS_PATH)) {
+		snprintf(err, errlen, "path too long");
+		return -ENAMETOOLONG;
+	}
+	r = nocb_read_file(path, &buf, &len);
+	if (r) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-r));
+		return r;
+	}
+	/* the kernel prints "LIST\n"; the parser stops at that newline */
+	r = cpulist_parse(buf, len, nbits, out, why, sizeof(why));
+	if (r) {
+		snprintf(err, errlen, "%s: not a CPU list (%s)", path, why);
+		r = -EINVAL;
+	}
+	free(buf);
+	return r;
 }

@@ -2,7 +2,8 @@
 /*
  * offload.h - which CPUs are offloaded (no-CBs), and how we know.
  *
- * The kernel's view is the rcudata 'N' flag (K2). Without rcudata we fall
+ * The kernel's view is K6's rcu_nocbs file, else the rcudata 'N' flag
+ * (K2). Without either we fall
  * back to the boot command line (rcu_nocbs= and nohz_full=) and say so,
  * reading it as the kernel did: an rcu_nocbs= list the kernel rejects
  * offloads every CPU (rcu_nocb_setup() does cpumask_setall()), a bad
@@ -15,7 +16,11 @@
 #include "rcudata.h"
 #include "sysfs.h"
 
+/* K6: the no-CBs CPUs as a cpulist, read and written whole */
+#define RCU_NOCBS_PATH "/sys/devices/system/cpu/rcu_nocbs"
+
 enum offload_source {
+	OFFLOAD_SYSFS,		/* RCU_NOCBS_PATH (K6) */
 	OFFLOAD_RCUDATA,	/* rcudata N flags: the kernel's view */
 	OFFLOAD_CMDLINE,	/* /proc/cmdline rcu_nocbs= / nohz_full= */
 	OFFLOAD_UNKNOWN,
@@ -33,6 +38,8 @@ struct offload_info {
 	/* what the command line made the kernel do, within possible CPUs */
 	struct cpulist nocbs;		/* from rcu_nocbs= */
 	struct cpulist nohz;		/* from nohz_full= */
+	/* what the command line offloaded at boot, when kc.have */
+	struct cpulist boot;
 	/*
 	 * With rcudata: the possible CPUs without a line there (not online
 	 * since boot), by what the command line will make them, or unknown
@@ -58,5 +65,12 @@ void offload_free(struct offload_info *oi);
 bool offload_kthread_on_own_cpu(const struct kthread *kt,
 				const struct cpulist *offloaded);
 const char *offload_source_name(enum offload_source s);
+
+/*
+ * Read RCU_NOCBS_PATH into *out: 0; -ENOENT when the kernel has no K6;
+ * another -errno (-EINVAL: not a CPU list) with the reason in err.
+ */
+int offload_read_nocbs(const struct nocb_ctx *ctx, int nbits,
+		       struct cpulist *out, char *err, size_t errlen);
 
 #endif

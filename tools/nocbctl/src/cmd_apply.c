@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
-/* cmd_apply.c - "nocbctl apply": pin + prio from /etc/nocbctl.conf. */
+/*
+ * cmd_apply.c - "nocbctl apply": pin + prio from /etc/nocbctl.conf; the
+ * same steps re-pin the kthreads after offload/deoffload (verbs.h).
+ */
 #define _GNU_SOURCE
 #include "verbs.h"
-#include "config.h"
 #include "proc.h"
-#include "sysfs.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define DEFAULT_CONFIG "/etc/nocbctl.conf"
 
 static void apply_help(FILE *f)
 {
 	fputs("\nUsage:\n"
 	      " nocbctl apply [--config=FILE] [--dry-run]\n"
-	      "\nApply the configuration file (default " DEFAULT_CONFIG "):\n"
+	      "\nApply the configuration file (default " NOCB_DEFAULT_CONFIG "):\n"
 	      "pin and set the scheduling of every offload kthread. The whole\n"
 	      "file is checked first; on any error nothing is changed.\n"
 	      "\nOptions:\n"
@@ -34,21 +34,174 @@ static void cfg_err(struct nocb_ctx *ctx, const char *file, int line,
 	fprintf(ctx->err, "nocbctl: %s:%d: %s\n", file, line, why);
 }
 
-int cmd_apply(struct nocb_ctx *ctx, int argc, char **argv)
+/* Every list possible, some CPU of each online; notes for the others. */
+static int check_lists(struct nocb_ctx *ctx, struct apply_plan *p,
+		       const struct cpu_state *cs)
 {
-	struct verb_args a;
-	char path[4096], err[512];
-	const char *cfg_arg;
-	bool dry_run;
-	struct nocb_config cfg;
-	struct cpu_state cs;
-	struct pin_target pt;
-	struct prio_target qt;
-	struct act_result pres = { 0 }, qres = { 0 };
-	struct json j;
+	static const enum cfg_key keys[] = { CFG_CPUS, CFG_RCUOG_CPUS,
+					     CFG_RCUOP_CPUS };
+	struct cpulist *sets[] = { &p->cfg.cpus, &p->cfg.rcuog_cpus,
+				   &p->cfg.rcuop_cpus };
+	struct cpulist dropped[3];
+	char why[400], err[512];
+
+	/* all lists are checked before any note or change */
+	for (int i = 0; i < 3; i++) {
+		if (!p->cfg.line[keys[i]])
+			continue;
+		if (sysfs_usable_cpus(cs, sets[i], &dropped[i], why,
+				      sizeof(why))) {
+			snprintf(err, sizeof(err), "%s: %s",
+				 config_key_name(keys[i]), why);
+			cfg_err(ctx, p->path, p->cfg.line[keys[i]], err);
+			return NOCB_EXIT_USAGE;
+		}
+	}
+	for (int i = 0; i < 3; i++) {
+		char what[4200];
+
+		if (!p->cfg.line[keys[i]] || cpulist_empty(&dropped[i]))
+			continue;
+		snprintf(what, sizeof(what), "%s:%d: %s", p->path,
+			 p->cfg.line[keys[i]], config_key_name(keys[i]));
+		sysfs_note_dropped(ctx, what, &dropped[i], sets[i]);
+	}
+	return 0;
+}
+
+int apply_load(struct nocb_ctx *ctx, const char *verb, const char *cfg_arg,
+	       bool optional, const struct cpu_state *cs,
+	       struct apply_plan *p)
+{
+	const struct nocb_config *c = &p->cfg;
+	char err[512];
 	char *buf;
 	size_t len;
 	int r, line;
+
+	memset(p, 0, sizeof(*p));
+	p->nbits = cs->nbits;
+	if (cfg_arg) {
+		if (strlen(cfg_arg) >= sizeof(p->path)) {
+			nocb_err(ctx, verb, "config path too long");
+			return NOCB_EXIT_USAGE;
+		}
+		strcpy(p->path, cfg_arg);
+	} else if (nocb_path(ctx, p->path, sizeof(p->path),
+			     NOCB_DEFAULT_CONFIG)) {
+		nocb_err(ctx, verb, "config path too long");
+		return NOCB_EXIT_USAGE;
+	}
+	r = nocb_read_file(p->path, &buf, &len);
+	if (r == -ENOENT && optional && !cfg_arg)
+		return 0;	/* p->loaded false */
+	if (r) {
+		nocb_err(ctx, verb, "%s: %s", p->path, strerror(-r));
+		return NOCB_EXIT_USAGE;
+	}
+	r = config_parse(buf, len, cs->nbits, &p->cfg, &line, err,
+			 sizeof(err));
+	free(buf);
+	if (r) {
+		cfg_err(ctx, p->path, line, err);
+		return NOCB_EXIT_USAGE;
+	}
+	r = check_lists(ctx, p, cs);
+	if (r)
+		return r;
+	p->loaded = true;
+	p->pin.rcuog = c->line[CFG_RCUOG_CPUS] ? &c->rcuog_cpus :
+		       c->line[CFG_CPUS] ? &c->cpus : NULL;
+	p->pin.rcuop = c->line[CFG_RCUOP_CPUS] ? &c->rcuop_cpus :
+		       c->line[CFG_CPUS] ? &c->cpus : NULL;
+	p->sets_pin = p->pin.rcuog || p->pin.rcuop;
+	p->sets_prio = c->line[CFG_POLICY] != 0;
+	p->prio.policy = c->policy;
+	p->prio.priority = c->line[CFG_PRIORITY] ? c->priority : 0;
+	p->prio.set_nice = c->line[CFG_NICE] != 0;
+	p->prio.nice = c->nice;
+	return 0;
+}
+
+int apply_may_act(struct nocb_ctx *ctx, const char *verb,
+		  const struct apply_plan *p, bool dry_run)
+{
+	if (!p->sets_pin && !p->sets_prio)
+		return 0;
+	return nocb_may_act(ctx, verb, dry_run);
+}
+
+int apply_threads(struct nocb_ctx *ctx, const char *verb,
+		  const struct apply_plan *p, bool dry_run, struct json *j)
+{
+	struct act_result pres = { 0 }, qres = { 0 };
+	char what[64];
+	int r = 0;
+
+	if (j) {
+		json_key(j, "config");
+		json_str(j, p->loaded ? p->path : NULL);
+		json_key(j, "pin");
+	}
+	if (!p->loaded || (!p->sets_pin && !p->sets_prio)) {
+		if (j) {
+			json_null(j);
+			json_key(j, "prio");
+			json_null(j);
+		} else if (!p->loaded) {
+			fprintf(ctx->out, "%s: no %s: offload kthreads left as they are\n",
+				verb, p->path);
+		} else {
+			fprintf(ctx->out, "%s: %s sets nothing\n", verb,
+				p->path);
+		}
+		return NOCB_EXIT_OK;
+	}
+	if (p->sets_pin) {
+		unsigned kinds = (p->pin.rcuog ? KT_RCUOG : 0) |
+				 (p->pin.rcuop ? KT_ALL & ~KT_RCUOG : 0);
+
+		snprintf(what, sizeof(what), "%s: pin", verb);
+		if (j)
+			json_obj_begin(j);
+		r = act_run(ctx, &(struct act_req){ .what = what,
+			    .label = "pin", .kinds = kinds, .pin = &p->pin,
+			    .dry_run = dry_run, .nbits = p->nbits }, j, &pres);
+		if (j)
+			json_obj_end(j);
+	} else if (j) {
+		json_null(j);
+	}
+	if (j)
+		json_key(j, "prio");
+	if (!r && p->sets_prio) {
+		snprintf(what, sizeof(what), "%s: prio", verb);
+		if (j) {
+			json_obj_begin(j);
+			json_kstr(j, "policy", sched_policy_name(p->prio.policy));
+			json_kint(j, "priority", p->prio.priority);
+		}
+		r = act_run(ctx, &(struct act_req){ .what = what,
+			    .label = "prio", .kinds = KT_ALL, .prio = &p->prio,
+			    .dry_run = dry_run, .nbits = p->nbits }, j, &qres);
+		if (j)
+			json_obj_end(j);
+	} else if (j) {
+		json_null(j);
+	}
+	if (r)
+		return NOCB_EXIT_FAIL;
+	return (pres.failed || qres.failed) ? NOCB_EXIT_FAIL : NOCB_EXIT_OK;
+}
+
+int cmd_apply(struct nocb_ctx *ctx, int argc, char **argv)
+{
+	struct verb_args a;
+	struct cpu_state cs;
+	struct apply_plan p;
+	struct json j;
+	bool dry_run;
+	int r;
 
 	r = verb_parse(ctx, "apply", OPT(OPT_CONFIG) | OPT(OPT_DRY_RUN),
 		       apply_help, argc, argv, &a);
@@ -58,136 +211,24 @@ int cmd_apply(struct nocb_ctx *ctx, int argc, char **argv)
 		nocb_err(ctx, "apply", "unexpected argument '%s'", a.args[0]);
 		return NOCB_EXIT_USAGE;
 	}
-	cfg_arg = a.arg[OPT_CONFIG];
 	dry_run = a.set[OPT_DRY_RUN];
-	if (cfg_arg) {
-		if (strlen(cfg_arg) >= sizeof(path)) {
-			nocb_err(ctx, "apply", "config path too long");
-			return NOCB_EXIT_USAGE;
-		}
-		strcpy(path, cfg_arg);
-	} else if (nocb_path(ctx, path, sizeof(path), DEFAULT_CONFIG)) {
-		nocb_err(ctx, "apply", "config path too long");
-		return NOCB_EXIT_USAGE;
-	}
 	if (sysfs_read_cpus(ctx, "apply", &cs))
 		return NOCB_EXIT_FAIL;
-	r = nocb_read_file(path, &buf, &len);
-	if (r) {
-		nocb_err(ctx, "apply", "%s: %s", path, strerror(-r));
-		return NOCB_EXIT_USAGE;
-	}
-	r = config_parse(buf, len, cs.nbits, &cfg, &line, err, sizeof(err));
-	free(buf);
-	if (r) {
-		cfg_err(ctx, path, line, err);
-		return NOCB_EXIT_USAGE;
-	}
-	{
-		static const enum cfg_key keys[] = { CFG_CPUS, CFG_RCUOG_CPUS,
-						     CFG_RCUOP_CPUS };
-		struct cpulist *sets[] = { &cfg.cpus, &cfg.rcuog_cpus,
-					   &cfg.rcuop_cpus };
-		struct cpulist dropped[3];
-		char why[400];
-
-		/* all lists are checked before any note or change */
-		for (int i = 0; i < 3; i++) {
-			if (!cfg.line[keys[i]])
-				continue;
-			if (sysfs_usable_cpus(&cs, sets[i], &dropped[i], why,
-					      sizeof(why))) {
-				snprintf(err, sizeof(err), "%s: %s",
-					 config_key_name(keys[i]), why);
-				cfg_err(ctx, path, cfg.line[keys[i]], err);
-				return NOCB_EXIT_USAGE;
-			}
-		}
-		for (int i = 0; i < 3; i++) {
-			char what[4200];
-
-			if (!cfg.line[keys[i]] || cpulist_empty(&dropped[i]))
-				continue;
-			snprintf(what, sizeof(what), "%s:%d: %s", path,
-				 cfg.line[keys[i]], config_key_name(keys[i]));
-			sysfs_note_dropped(ctx, what, &dropped[i], sets[i]);
-		}
-	}
-	pt.rcuog = cfg.line[CFG_RCUOG_CPUS] ? &cfg.rcuog_cpus :
-		   cfg.line[CFG_CPUS] ? &cfg.cpus : NULL;
-	pt.rcuop = cfg.line[CFG_RCUOP_CPUS] ? &cfg.rcuop_cpus :
-		   cfg.line[CFG_CPUS] ? &cfg.cpus : NULL;
-	qt.policy = cfg.policy;
-	qt.priority = cfg.line[CFG_PRIORITY] ? cfg.priority : 0;
-	qt.set_nice = cfg.line[CFG_NICE] != 0;
-	qt.nice = cfg.nice;
-	if (!pt.rcuog && !pt.rcuop && !cfg.line[CFG_POLICY]) {
-		if (ctx->json) {
-			json_init(&j, ctx->out);
-			json_obj_begin(&j);
-			json_kstr(&j, "command", "apply");
-			json_kstr(&j, "config", path);
-			json_kbool(&j, "dry_run", dry_run);
-			json_key(&j, "pin");
-			json_null(&j);
-			json_key(&j, "prio");
-			json_null(&j);
-			json_obj_end(&j);
-			json_end(&j);
-		} else {
-			fprintf(ctx->out, "apply: %s sets nothing\n", path);
-		}
-		return NOCB_EXIT_OK;
-	}
-	r = nocb_may_act(ctx, "apply", dry_run);
+	r = apply_load(ctx, "apply", a.arg[OPT_CONFIG], false, &cs, &p);
+	if (!r)
+		r = apply_may_act(ctx, "apply", &p, dry_run);
 	if (r)
 		return r;
 	if (ctx->json) {
 		json_init(&j, ctx->out);
 		json_obj_begin(&j);
 		json_kstr(&j, "command", "apply");
-		json_kstr(&j, "config", path);
 		json_kbool(&j, "dry_run", dry_run);
-		json_key(&j, "pin");
 	}
-	r = 0;
-	if (pt.rcuog || pt.rcuop) {
-		unsigned kinds = (pt.rcuog ? KT_RCUOG : 0) |
-				 (pt.rcuop ? KT_ALL & ~KT_RCUOG : 0);
-
-		if (ctx->json)
-			json_obj_begin(&j);
-		r = act_run(ctx, &(struct act_req){ .what = "apply: pin",
-			    .label = "pin", .kinds = kinds, .pin = &pt,
-			    .dry_run = dry_run, .nbits = cs.nbits },
-			    ctx->json ? &j : NULL, &pres);
-		if (ctx->json)
-			json_obj_end(&j);
-	} else if (ctx->json) {
-		json_null(&j);
-	}
-	if (ctx->json)
-		json_key(&j, "prio");
-	if (!r && cfg.line[CFG_POLICY]) {
-		if (ctx->json) {
-			json_obj_begin(&j);
-			json_kstr(&j, "policy", sched_policy_name(qt.policy));
-			json_kint(&j, "priority", qt.priority);
-		}
-		r = act_run(ctx, &(struct act_req){ .what = "apply: prio",
-			    .label = "prio", .kinds = KT_ALL, .prio = &qt,
-			    .dry_run = dry_run, .nbits = cs.nbits },
-			    ctx->json ? &j : NULL, &qres);
-		if (ctx->json)
-			json_obj_end(&j);
-	} else if (ctx->json) {
-		json_null(&j);
-	}
+	r = apply_threads(ctx, "apply", &p, dry_run, ctx->json ? &j : NULL);
 	if (ctx->json) {
 		json_obj_end(&j);
 		json_end(&j);
 	}
-	if (r)
-		return NOCB_EXIT_FAIL;
-	return (pres.failed || qres.failed) ? NOCB_EXIT_FAIL : NOCB_EXIT_OK;
+	return r;
 }

@@ -254,11 +254,19 @@ static void print_text(struct nocb_ctx *ctx, const struct cpu_state *cs,
 	buf = list(&oi->offloaded, &w->oom);
 	fprintf(o, "  %-10s %s (source: %s)\n", "offloaded:",
 		buf && buf[0] ? buf : "-",
+		oi->source == OFFLOAD_SYSFS ? RCU_NOCBS_PATH :
 		oi->source == OFFLOAD_RCUDATA ? "rcudata N flags" :
 		oi->source == OFFLOAD_CMDLINE ?
 		"boot command line rcu_nocbs=/nohz_full=, rcudata unavailable" :
 		"unknown");
 	free(buf);
+	/* changed at run time (K6) since the command line set it */
+	if (oi->kc.have && !cpulist_equal(&oi->boot, &oi->offloaded)) {
+		buf = list(&oi->boot, &w->oom);
+		fprintf(o, "  %-10s %s (boot command line; changed since)\n",
+			"at boot:", buf && buf[0] ? buf : "-");
+		free(buf);
+	}
 	normal_cpus(cs, oi, &normal);
 	LINE("normal:", &normal);
 	PENDING(&oi->pending_offloaded, "offloaded");
@@ -343,6 +351,12 @@ static void print_json(struct nocb_ctx *ctx, const struct cpu_state *cs,
 	KLIST("offline", &cs->offline);
 	KLIST("offloaded", &oi->offloaded);
 	json_kstr(&j, "offloaded_source", offload_source_name(oi->source));
+	if (oi->kc.have) {
+		KLIST("offloaded_at_boot", &oi->boot);
+	} else {
+		json_key(&j, "offloaded_at_boot");
+		json_null(&j);
+	}
 	normal_cpus(cs, oi, &normal);
 	KLIST("normal", &normal);
 	KLIST("pending_offloaded", &oi->pending_offloaded);

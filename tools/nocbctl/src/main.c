@@ -31,6 +31,8 @@ static const struct verb verbs[] = {
 	{ "apply", cmd_apply, "apply /etc/nocbctl.conf (pin + prio)" },
 	{ "hotplug-check", cmd_hotplug,
 	  "confirm the last normal CPU refuses to go offline" },
+	{ "offload", cmd_offload, "make CPUs no-CBs CPUs now (K6)" },
+	{ "deoffload", cmd_deoffload, "make no-CBs CPUs normal again (K6)" },
 	{ "plan", cmd_plan,
 	  "isolation recipe for CPUs (--check: the running system)" },
 };

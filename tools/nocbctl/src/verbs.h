@@ -9,9 +9,11 @@
 #ifndef NOCB_VERBS_H
 #define NOCB_VERBS_H
 
+#include "config.h"
 #include "ctx.h"
 #include "cpulist.h"
 #include "json.h"
+#include "sysfs.h"
 
 int cmd_status(struct nocb_ctx *ctx, int argc, char **argv);
 int cmd_stats(struct nocb_ctx *ctx, int argc, char **argv);
@@ -19,6 +21,8 @@ int cmd_pin(struct nocb_ctx *ctx, int argc, char **argv);
 int cmd_prio(struct nocb_ctx *ctx, int argc, char **argv);
 int cmd_apply(struct nocb_ctx *ctx, int argc, char **argv);
 int cmd_hotplug(struct nocb_ctx *ctx, int argc, char **argv);
+int cmd_offload(struct nocb_ctx *ctx, int argc, char **argv);
+int cmd_deoffload(struct nocb_ctx *ctx, int argc, char **argv);
 int cmd_plan(struct nocb_ctx *ctx, int argc, char **argv);
 
 /* Every option a verb may take (src/opts.c holds names and letters). */
@@ -126,6 +130,39 @@ void act_summary(struct nocb_ctx *ctx, const char *what,
 
 /* Exit code for a result: 1 if anything failed, else 0. */
 int act_exit(const struct act_result *res);
+
+#define NOCB_DEFAULT_CONFIG "/etc/nocbctl.conf"
+
+/* What a configuration file asks of the offload kthreads. */
+struct apply_plan {
+	char path[4096];	/* root-prefixed unless given */
+	bool loaded;		/* false: optional default file absent */
+	struct nocb_config cfg;
+	struct pin_target pin;	/* points into cfg */
+	struct prio_target prio;
+	bool sets_pin, sets_prio;
+	int nbits;
+};
+
+/*
+ * Read and check cfg_arg, or NOCB_DEFAULT_CONFIG under --root when NULL
+ * (with optional, its absence is fine: p->loaded stays false). Lists are
+ * narrowed to online CPUs, with a note. Returns 0 or the exit code after
+ * printing the error (verb prefixes it). p must not be copied.
+ */
+int apply_load(struct nocb_ctx *ctx, const char *verb, const char *cfg_arg,
+	       bool optional, const struct cpu_state *cs,
+	       struct apply_plan *p);
+/* nocb_may_act() if p changes anything, else 0. */
+int apply_may_act(struct nocb_ctx *ctx, const char *verb,
+		  const struct apply_plan *p, bool dry_run);
+/*
+ * Pin, then prio, as p says. With j, the caller has opened an object:
+ * this adds "config", "pin" and "prio" (null for what p does not set).
+ * Returns an exit code: 1 if a thread failed or /proc could not be read.
+ */
+int apply_threads(struct nocb_ctx *ctx, const char *verb,
+		  const struct apply_plan *p, bool dry_run, struct json *j);
 
 struct rcudata;
 

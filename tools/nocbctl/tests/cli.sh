@@ -47,7 +47,7 @@ one_line_err() {
 expect 0 "--version" -- "$N" --version
 grep -q '^nocbctl [0-9]' $O && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: version text"; }
 expect 0 "--help" -- "$N" --help
-for v in status stats pin prio apply hotplug-check plan; do
+for v in status stats pin prio apply hotplug-check plan offload deoffload; do
 	expect 0 "$v --help" -- "$N" "$v" --help
 	grep -q "^ nocbctl $v" $O && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: $v --help usage line"; }
 done
@@ -151,6 +151,26 @@ grep -c 'would change (' "$O" | grep -qx 6 && pass=$((pass + 1)) || { fail=$((fa
 expect 0 "apply --dry -C FILE" -- "$N" --root "$T/fx" apply --dry -C "$T/--dry-run"
 expect 0 "apply -n" -- "$N" --root "$T/fx" apply -n -C "$T/--dry-run"
 json_ok "hotplug-check --json" "$N" -r "$T/fx" hotplug-check --json
+
+# offload/deoffload write the fixture's rcu_nocbs: on a copy only
+cp -a "$F/k6" "$T/k6"
+expect 0 "offload 1 --dry-run" -- "$N" --root "$T/k6" offload 1 --dry-run
+[ "$(cat "$T/k6/sys/devices/system/cpu/rcu_nocbs")" = 2-3 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: --dry-run wrote rcu_nocbs"; }
+expect 0 "offload 1" -- "$N" --root "$T/k6" offload 1
+[ "$(cat "$T/k6/sys/devices/system/cpu/rcu_nocbs")" = 1-3 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: offload 1 did not write 1-3"; }
+json_ok "deoffload --json" "$N" --json --root "$T/k6" deoffload 1-2
+[ "$(cat "$T/k6/sys/devices/system/cpu/rcu_nocbs")" = 3 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: deoffload 1-2 did not write 3"; }
+for bad in 0 7 1- ""; do
+	expect 2 "offload '$bad'" -- "$N" --root "$T/k6" offload "$bad"
+	one_line_err "offload '$bad'"
+done
+expect 3 "offload without K6" -- "$N" --root "$F/cpu4" offload 1
+one_line_err "offload without K6"
+# with a config that pins, the fixture guard applies as for apply
+mkdir -p "$T/k6/etc" && printf 'cpus = 0\n' > "$T/k6/etc/nocbctl.conf"
+expect 2 "offload with fixture pids needs --dry-run" -- "$N" --root "$T/k6" offload 1
+one_line_err "offload with fixture pids"
+[ "$(cat "$T/k6/sys/devices/system/cpu/rcu_nocbs")" = 3 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: refused offload wrote rcu_nocbs"; }
 
 echo "cli.sh: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -178,6 +178,8 @@ for fx in "$F"/*/ "$T"/big4096/; do
 	prio rcuo --policy=fifo --priority=1 --dry-run
 	prio rcuop --policy=other --nice=-5 --dry-run
 	apply --config $cfg --dry-run
+	offload 1 --dry-run
+	deoffload 2-3 --dry-run --config $cfg
 	plan --isolate=1
 	plan --check --isolate=1
 	plan --check

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -245,6 +246,34 @@ static int m_write_online(const char *path, bool online)
 	return 0;
 }
 
+static int m_write_sysfs(const char *path, const char *v)
+{
+	int fd = open(path, O_RDONLY);
+
+	if (mock.n_sysfs < MOCK_MAX)
+		snprintf(mock.sysfs_val[mock.n_sysfs], 64, "%s", v);
+	mock.n_sysfs++;
+	mock.aff_at_sysfs = mock.n_aff;
+	/* a second open file cannot take the lock the writer holds */
+	mock.sysfs_locked = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) &&
+			    errno == EWOULDBLOCK;
+	if (fd >= 0)
+		close(fd);
+	if (mock.sysfs_err)
+		return -mock.sysfs_err;
+	if (mock.sysfs_ignore)
+		return 0;
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, v, strlen(v)) != (ssize_t)strlen(v)) {
+		close(fd);
+		return -EIO;
+	}
+	close(fd);
+	return 0;
+}
+
 static int m_have_cap(int cap)
 {
 	(void)cap;
@@ -263,6 +292,7 @@ const struct nocb_ops mock_ops = {
 	.set_scheduler = m_set_scheduler,
 	.set_nice = m_set_nice,
 	.write_online = m_write_online,
+	.write_sysfs = m_write_sysfs,
 	.have_cap = m_have_cap,
 	.may_write = m_may_write,
 };

@@ -47,6 +47,16 @@ struct mock {
 	/* a change to pid recycle_after writes recycle_stat to recycle_path */
 	pid_t recycle_after;
 	const char *recycle_path, *recycle_stat;
+	/*
+	 * write_sysfs: each value written; it fails with sysfs_err, or
+	 * with sysfs_ignore leaves the file alone, else writes it
+	 */
+	int n_sysfs;
+	char sysfs_val[MOCK_MAX][64];
+	int sysfs_err;
+	bool sysfs_ignore;
+	bool sysfs_locked;	/* another open file held an flock at the write */
+	int aff_at_sysfs;	/* n_aff at the last write */
 };
 extern struct mock mock;
 extern const struct nocb_ops mock_ops;
@@ -88,6 +98,7 @@ int count_substr(const char *hay, const char *needle);
 int run_lib_tests(void);
 int run_verb_tests(void);
 int run_syscall_tests(void);
+int run_offload_tests(void);
 int run_plan_tests(void);
 
 #endif

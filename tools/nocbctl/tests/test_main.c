@@ -9,6 +9,7 @@ int main(void)
 	failed += run_lib_tests();
 	failed += run_verb_tests();
 	failed += run_syscall_tests();
+	failed += run_offload_tests();
 	failed += run_plan_tests();
 	/* cmocka's own summary is the last output */
 	return failed ? 1 : 0;
