@@ -126,7 +126,8 @@ static void status_cpu_without_rcudata_line(void **state)
 	run_verb(&r, cmd_status, fx("maxcpus3"), true, "status", END);
 	assert_int_equal(r.rc, 0);
 	assert_contains(r.out, "\"offloaded\":\"1-2\",\"offloaded_source\":"
-			"\"rcudata\",\"normal\":\"0\",\"pending_offloaded\":\"3\","
+			"\"rcudata\",\"offloaded_at_boot\":\"1-3\",\"normal\":\"0\","
+			"\"pending_offloaded\":\"3\","
 			"\"pending_normal\":\"\",\"unknown\":\"\"");
 	run_free(&r);
 	/* and without /proc/cmdline nothing tells what CPU 3 will be */
