@@ -17,7 +17,7 @@ STAGE      := $(BUILD)/stage
 # fails loudly if a patch does not apply.
 export KVER
 # The series `make test` builds and tests, each guest test on each.
-KVERS      ?= 6.1
+KVERS      ?= 6.1 6.12
 CMDLINE    ?= rcu_nocbs=1-3
 SMP        ?= 4
 KVM        ?= 0
