@@ -90,7 +90,7 @@ guest-test: kernel image
 test:
 	@mkdir -p $(BUILD) && rm -f $(BUILD)/test-times
 	@export NOCB_TIMES=$(BUILD)/test-times; t0=$$(date +%s); \
-	tools/timed apt tools/deps.sh kernel image qemu tools test $(addprefix linux-source-,$(KVERS)) && \
+	tools/timed apt tools/deps.sh kernel image qemu tools test deb $(addprefix linux-source-,$(KVERS)) && \
 	for k in $(KVERS); do tools/timed "kernel $$k" $(MAKE) -s kernel KVER=$$k || exit 1; done && \
 	tools/timed image $(MAKE) -s image && \
 	NOCB_KVERS="$(KVERS)" tools/run-tests --unit --guest; rc=$$?; \
