@@ -6,6 +6,7 @@
 #include "proc.h"
 #include "sysfs.h"
 
+#include <limits.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -15,8 +16,9 @@ static void status_help(FILE *f)
 {
 	fputs("\nUsage:\n"
 	      " nocbctl status\n"
-	      "\nShow kernel support (K1-K4), offloaded (no-CBs) and normal CPUs,\n"
-	      "online/offline CPUs, polling mode, every offload kthread, and\n"
+	      "\nShow the kernel release and its support (K1-K4, K6), offloaded\n"
+	      "(no-CBs) and normal CPUs, online/offline CPUs, polling mode, every\n"
+	      "offload kthread, and\n"
 	      "warnings about misconfigurations.\n"
 	      "\nOptions:\n"
 	      " -h, --help   display this help\n"
@@ -77,15 +79,32 @@ static char *list(const struct cpulist *s, bool *oom)
 	return p;
 }
 
-static void features(const struct offload_info *oi, struct feature f[4])
+/* The running kernel's release (osrelease, under --root), malloc'd, or NULL. */
+static char *kernel_release(const struct nocb_ctx *ctx)
 {
-	static const char *const ids[4] = { "K1", "K2", "K3", "K4" };
-	static const char *const titles[4] = {
+	char path[PATH_MAX], *buf;
+	size_t len;
+
+	if (nocb_path(ctx, path, sizeof(path), "/proc/sys/kernel/osrelease") ||
+	    nocb_read_file(path, &buf, &len))
+		return NULL;
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+/* K1-K4 of the series, and K6 (runtime offload) as the fifth */
+#define NFEAT 5
+
+static void features(const struct offload_info *oi, struct feature f[NFEAT])
+{
+	static const char *const ids[NFEAT] = { "K1", "K2", "K3", "K4", "K6" };
+	static const char *const titles[NFEAT] = {
 		"separate accounting (nci=)", "debugfs rcudata",
 		"last normal CPU stays online", "CPU 0 is never offloaded",
+		"runtime offload (rcu_nocbs)",
 	};
 
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < NFEAT; i++) {
 		f[i].id = ids[i];
 		f[i].title = titles[i];
 		f[i].state = "unknown";
@@ -144,11 +163,14 @@ static void features(const struct offload_info *oi, struct feature f[4])
 		for (int i = 0; i < 4; i++)
 			snprintf(f[i].how, sizeof(f[i].how), "%s", oi->rd_err);
 	}
+	f[4].state = oi->source == OFFLOAD_SYSFS ? "present" : "absent";
+	snprintf(f[4].how, sizeof(f[4].how), "%s %s", RCU_NOCBS_PATH,
+		 oi->source == OFFLOAD_SYSFS ? "readable" : "missing");
 }
 
 static void add_warnings(const struct cpu_state *cs,
 			 const struct offload_info *oi,
-			 const struct kthread_list *kl, const struct feature f[4],
+			 const struct kthread_list *kl, const struct feature f[NFEAT],
 			 struct warnings *w)
 {
 	struct cpulist bad, quiet;
@@ -226,15 +248,18 @@ static void normal_cpus(const struct cpu_state *cs,
 
 static void print_text(struct nocb_ctx *ctx, const struct cpu_state *cs,
 		       const struct offload_info *oi,
-		       const struct kthread_list *kl, const struct feature f[4],
+		       const struct kthread_list *kl, const struct feature f[NFEAT],
 		       struct warnings *w)
 {
 	FILE *o = ctx->out;
 	struct cpulist normal;
 	char *buf;
 
+	buf = kernel_release(ctx);
+	fprintf(o, "Kernel:      %s\n", buf ? buf : "unknown (no /proc/sys/kernel/osrelease)");
+	free(buf);
 	fputs("Kernel support:\n", o);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < NFEAT; i++)
 		fprintf(o, "  %s %-30s %-8s (%s)\n", f[i].id, f[i].title,
 			f[i].state, f[i].how);
 	fputs("CPUs:\n", o);
@@ -312,7 +337,7 @@ static void print_text(struct nocb_ctx *ctx, const struct cpu_state *cs,
 
 static void print_json(struct nocb_ctx *ctx, const struct cpu_state *cs,
 		       const struct offload_info *oi,
-		       const struct kthread_list *kl, const struct feature f[4],
+		       const struct kthread_list *kl, const struct feature f[NFEAT],
 		       struct warnings *w)
 {
 	static const char *const rdst[] = { "ok", "absent", "unreadable",
@@ -324,9 +349,13 @@ static void print_json(struct nocb_ctx *ctx, const struct cpu_state *cs,
 	json_init(&j, ctx->out);
 	json_obj_begin(&j);
 	json_kstr(&j, "command", "status");
+	buf = kernel_release(ctx);
+	json_key(&j, "release");
+	json_str(&j, buf);
+	free(buf);
 	json_key(&j, "kernel");
 	json_obj_begin(&j);
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < NFEAT; i++) {
 		json_key(&j, f[i].id);
 		json_obj_begin(&j);
 		json_kstr(&j, "feature", f[i].title);
@@ -407,7 +436,7 @@ int cmd_status(struct nocb_ctx *ctx, int argc, char **argv)
 	struct offload_info *oi;
 	struct kthread_list kl;
 	bool failed;
-	struct feature f[4];
+	struct feature f[NFEAT];
 	struct warnings w = { 0 };
 	int c, rc = NOCB_EXIT_OK;
 

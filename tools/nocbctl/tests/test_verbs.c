@@ -43,7 +43,20 @@ static void status_cpu4(void **state)
 	assert_not_contains(r.out, "rcuop/0 (pid 13) may run");
 	assert_not_contains(r.out, "rcuop/7");
 	assert_contains(r.out, "K1 separate accounting (nci=)     present");
+	/* no osrelease and no rcu_nocbs file in this fixture */
+	assert_contains(r.out, "Kernel:      unknown (no /proc/sys/kernel/osrelease)\n");
+	assert_contains(r.out, "K6 runtime offload (rcu_nocbs)    absent");
 	assert_int_equal(r.errlen, 0);
+	run_free(&r);
+	/* a kernel with the series' K6: its release and K6 present */
+	run_verb(&r, cmd_status, fx("k6"), false, "status", END);
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "Kernel:      6.12.118+\n");
+	assert_contains(r.out, "K6 runtime offload (rcu_nocbs)    present");
+	run_free(&r);
+	run_verb(&r, cmd_status, fx("k6"), true, "status", END);
+	assert_contains(r.out, "\"release\":\"6.12.118+\",\"kernel\":{");
+	assert_contains(r.out, "\"K6\":{\"feature\":\"runtime offload (rcu_nocbs)\",\"state\":\"present\"");
 	run_free(&r);
 }
 
