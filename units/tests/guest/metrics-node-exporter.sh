@@ -125,6 +125,9 @@ triggered() { local v; v=$(unit_prop $T LastTriggerUSec); [ -n "$v" ] && [ "$v" 
 wait_until 40 triggered
 check "$T has triggered" triggered
 systemctl stop $T
+# The timer starts the service; the file appears when that run ends.
+ran() { [ "$(unit_prop $S ActiveState)" != activating ] && [ -f "$PROM" ]; }
+wait_until 20 ran
 check "$PROM exists" test -f "$PROM"
 check_eq "$PROM mode" 644 "$(stat -c %a "$PROM")"
 hk=$(conf_get cpus)
