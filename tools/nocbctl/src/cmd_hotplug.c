@@ -5,11 +5,13 @@
  *
  * Safety: every CPU this command takes offline is listed in a state file
  * (ROOT/run/nocbctl/hotplug-check.state) before the first change, and
- * brought back online before exit. The signals a terminal, a dropped ssh
- * connection or kill(1) send are blocked for the duration and polled between
- * steps, so they restore the CPUs and then terminate the process; SIGPIPE
- * is ignored, so a closed stdout cannot stop the restore. After SIGKILL the
- * next run finds the state file and restores those CPUs first.
+ * brought back online before exit. Every asynchronous signal that would
+ * end the process (a terminal, a dropped ssh connection, kill(1), a timer,
+ * a resource limit, a real-time signal) is blocked for the duration and
+ * polled between steps, so it restores the CPUs and then terminates the
+ * process; SIGPIPE is ignored, so a closed stdout cannot stop the restore.
+ * After SIGKILL the next run finds the state file and restores those CPUs
+ * first.
  */
 #define _GNU_SOURCE
 #include "verbs.h"
@@ -35,9 +37,10 @@ static void hotplug_help(FILE *f)
 	      " nocbctl hotplug-check [--force]\n"
 	      "\nConfirm that the kernel refuses to offline the last online CPU\n"
 	      "that is not offloaded (K3). Every CPU touched is brought back\n"
-	      "online, also on SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2\n"
-	      "(which then end it) and after SIGKILL on the next run (from\n"
-	      STATE_FILE "). Ctrl-Z waits until the CPUs are back.\n"
+	      "online, also on SIGHUP, SIGINT, SIGTERM and any other signal\n"
+	      "sent to end it (which then does), and after SIGKILL on the\n"
+	      "next run (from " STATE_FILE ").\n"
+	      "Ctrl-Z waits until the CPUs are back.\n"
 	      "\nOptions:\n"
 	      " -f, --force   first offline the other hot-pluggable normal CPUs\n"
 	      " -h, --help    display this help\n"
@@ -48,9 +51,24 @@ static void hotplug_help(FILE *f)
 	      "\nFor more details see nocbctl(8).\n", f);
 }
 
-/* Signals that end the check: the CPUs are restored first. */
-static const int stop_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM,
-				    SIGUSR1, SIGUSR2 };
+/*
+ * Signals that end the check: the CPUs are restored first. These are the
+ * asynchronous ones whose default action ends the process, and the
+ * real-time signals (stop_set()). The synchronous ones (SIGSEGV, SIGBUS,
+ * SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT) keep their default: blocking
+ * them would not stop a fault, and the state file covers that as it does
+ * SIGKILL.
+ */
+static const int stop_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2,
+	SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO,
+#ifdef SIGPWR
+	SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+};
 /* Job-control stops: held until the CPUs are back, then they stop us. */
 static const int hold_signals[] = { SIGTSTP, SIGTTIN, SIGTTOU };
 
@@ -87,18 +105,28 @@ static int set_online(struct hp *h, int cpu, bool on)
 	return h->ctx->ops->write_online(path, on);
 }
 
-/* Stop signal pending? Returns the signal number or 0. */
+/* The stop signals; SIGRTMIN is a run-time value in glibc. */
+static void stop_set(sigset_t *set)
+{
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]);
+	     i++)
+		sigaddset(set, stop_signals[i]);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(set, sig);
+}
+
+/* Stop signal pending? Returns the lowest one's number or 0. */
 static int pending_signal(const struct hp *h)
 {
 	sigset_t p;
 
 	if (sigpending(&p))
 		return 0;
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]);
-	     i++)
-		if (sigismember(&p, stop_signals[i]) &&
-		    sigismember(&h->polled, stop_signals[i]))
-			return stop_signals[i];
+	for (int sig = 1; sig <= SIGRTMAX; sig++)
+		if (sigismember(&p, sig) == 1 &&
+		    sigismember(&h->polled, sig) == 1)
+			return sig;
 	return 0;
 }
 
@@ -109,24 +137,20 @@ static int pending_signal(const struct hp *h)
  */
 static void block_signals(struct hp *h, sigset_t *old)
 {
-	sigset_t set;
+	sigset_t stop, set;
 
-	sigemptyset(&set);
+	stop_set(&stop);
+	set = stop;
 	sigemptyset(&h->polled);
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]);
-	     i++)
-		sigaddset(&set, stop_signals[i]);
 	for (size_t i = 0; i < sizeof(hold_signals) / sizeof(hold_signals[0]);
 	     i++)
 		sigaddset(&set, hold_signals[i]);
 	sigprocmask(SIG_BLOCK, &set, old);
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]);
-	     i++) {
+	for (int sig = 1; sig <= SIGRTMAX; sig++) {
 		struct sigaction sa;
-		int sig = stop_signals[i];
 
-		if (sigismember(old, sig) || sigaction(sig, NULL, &sa) ||
-		    sa.sa_handler == SIG_IGN)
+		if (sigismember(&stop, sig) != 1 || sigismember(old, sig) ||
+		    sigaction(sig, NULL, &sa) || sa.sa_handler == SIG_IGN)
 			continue;
 		sigaddset(&h->polled, sig);
 	}

@@ -1250,7 +1250,7 @@ static int hotplug_in_child(const char *t, void (*disp)(int),
 		struct rlimit nocore = { 0, 0 };
 		struct run r;
 
-		setrlimit(RLIMIT_CORE, &nocore);	/* SIGQUIT */
+		setrlimit(RLIMIT_CORE, &nocore);  /* SIGQUIT, SIGXCPU, ... */
 		setpgid(0, 0);	/* not orphaned: SIGTSTP really stops it */
 		signal(sig, disp ? disp : SIG_DFL);
 		run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force",
@@ -1263,21 +1263,32 @@ static int hotplug_in_child(const char *t, void (*disp)(int),
 	return status;
 }
 
-/* Every signal that ends the check brings the CPUs back first. */
+/*
+ * Every asynchronous signal that ends the check brings the CPUs back
+ * first: those of a terminal and kill(1), timers, resource limits,
+ * power failure, I/O and the real-time signals.
+ */
 static void hotplug_restores_on_stop_signals(void **state)
 {
-	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM,
-				    SIGUSR1, SIGUSR2 };
+	const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1,
+			     SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU,
+			     SIGXFSZ, SIGPWR, SIGIO, SIGSTKFLT, SIGRTMIN,
+			     SIGRTMIN + 1, SIGRTMAX };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		char *t = hotplug_tree();
+		char *v;
 		int status;
 
 		mock_reset();
 		mock.raise_suffix = "/cpu1/online";
 		mock.raise_sig = sigs[i];
 		status = hotplug_in_child(t, NULL, NULL, NULL);
+		v = tree_read(t, "sys/devices/system/cpu/cpu1/online");
+		if (!v || strcmp(v, "1\n"))
+			fail_msg("%s: CPU 1 left offline", strsignal(sigs[i]));
+		free(v);
 		if (!WIFSIGNALED(status) || WTERMSIG(status) != sigs[i])
 			fail_msg("%s: wait status %#x", strsignal(sigs[i]),
 				 status);
