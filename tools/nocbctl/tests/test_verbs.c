@@ -1224,6 +1224,43 @@ static void hotplug_state_with_unknown_cpus(void **state)
 	tree_rm(t);
 }
 
+/*
+ * The state directory cannot be made because a file is in the way, at
+ * the last level, above it, or above the root: the one error line
+ * carries the errno of the mkdir() that failed, and nothing is touched.
+ */
+static void hotplug_state_dir_blocked(void **state)
+{
+	static const struct {
+		const char *file, *root;	/* a file in the tree; --root */
+	} cases[] = {
+		{ "run/nocbctl", "" },
+		{ "run", "" },
+		{ "file", "/file/below" },	/* mkdir_p()'s loop fails */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *t = hotplug_tree();
+		char root[4200], want[4400];
+		struct run r;
+
+		mock_reset();
+		tree_write(t, cases[i].file, "a file, not a directory\n");
+		snprintf(root, sizeof(root), "%s%s", t, cases[i].root);
+		run_verb(&r, cmd_hotplug, root, false, "hotplug-check",
+			 "--force", END);
+		snprintf(want, sizeof(want),
+			 "nocbctl: hotplug-check: %s/run/nocbctl/hotplug-check.lock: Not a directory\n",
+			 root);
+		assert_int_equal(r.rc, 1);
+		assert_string_equal(r.err, want);
+		assert_int_equal(mock.n_online, 0);
+		run_free(&r);
+		tree_rm(t);
+	}
+}
+
 static void on_term(int sig)
 {
 	(void)sig;
@@ -1476,6 +1513,7 @@ int run_verb_tests(void)
 		cmocka_unit_test_setup(hotplug_not_removable, setup),
 		cmocka_unit_test_setup(hotplug_restores_after_sigkill, setup),
 		cmocka_unit_test_setup(hotplug_state_with_unknown_cpus, setup),
+		cmocka_unit_test_setup(hotplug_state_dir_blocked, setup),
 		cmocka_unit_test_setup(hotplug_4096_cpus_killed_and_restored,
 				       setup),
 		cmocka_unit_test_setup(hotplug_signal_after_verdict, setup),
