@@ -24,14 +24,14 @@ KVM        ?= 0
 
 .PHONY: help all kernel image stage deb qemu check test guest-test check-patches \
 	export-patches bisect-build install clean fuzz reliability torture \
-	hotplug-stress bench test-debug
+	hotplug-stress bench test-debug test-kcsan test-nodebugfs test-flavors
 
 help:
 	@echo "make qemu      build kernel + image, boot it (CMDLINE='$(CMDLINE)' SMP=$(SMP) KVM=0|1)"
 	@echo "make test      every unit test and every guest test (installs what it needs)"
 	@echo "make kernel    patched guest kernel in build/$(KVER)/kernel-obj (KVER=$(KVER); ccache in /var/cache/nocb)"
 	@echo "make kernel FLAVOR=debug   the same with lockdep, PROVE_RCU, KASAN, ... in build/$(KVER)/kernel-obj-debug"
-	@echo "make test-debug              the module-free guest tests on the debug flavor"
+	@echo "make test-debug / test-kcsan / test-nodebugfs   the longer flavor tiers (test-flavors: all three)"
 	@echo "make image     Debian bookworm guest image in build/image"
 	@echo "make deb       nocbctl Debian package in build/deb (lintian-clean)"
 	@echo "make check     unit tests only (no VM)"
@@ -52,7 +52,7 @@ kernel:
 	@v=$$(dpkg-query -W -f='$${Version}' linux-source-$(KVER)); t=$$(cat kernel-patches/$(KVER)/tested-on); \
 		[ "$$v" = "$$t" ] || echo "make: warning: linux-source-$(KVER) is $$v; the series was tested on $$t" >&2
 	@tools/kernel/build.sh
-	@[ -n "$(FLAVOR)" ] || $(MAKE) -s -C tools/cbload >/dev/null
+	@$(MAKE) -s -C tools/cbload >/dev/null
 
 # The nocbctl package in build/deb/, lintian-clean (tools/build-deb.sh).
 deb:
@@ -126,17 +126,37 @@ reliability: kernel image
 	tests/reliability/run-rcutorture 30
 	tests/reliability/run-fuzz
 
-# Guest tests that load no module (the test modules are built for the
-# default flavor only), on the debug kernel: any lockdep, KASAN or
-# sleep-in-atomic report fails them (tools/vm/kernel-badness).
-DEBUG_TESTS ?= tools/vm/tests/smoke.sh kernel-patches/tests/k3-hotplug.sh \
-	kernel-patches/tests/k3-affinity.sh \
-	kernel-patches/tests/k4-cpu0.sh kernel-patches/tests/k1-accounting.sh
+# The flavor tiers: each series (KVERS) rebuilt with a debug config
+# (kernel-patches/FLAVOR.config, own object folder, shared ccache) and its
+# guests judged by tools/vm/kernel-badness like every other guest, so any
+# lockdep, KASAN, KCSAN or sleep-in-atomic report fails the run.
+#   test-debug      lockdep, PROVE_RCU, KASAN, ...: every guest test of
+#                   make test, then rcutorture for TORTURE_MINUTES
+#   test-kcsan      KCSAN: the K-tests, then rcutorture for TORTURE_MINUTES
+#   test-nodebugfs  CONFIG_DEBUG_FS=n: builds, boots, nocbctl says so
+# rcutorture needs a hot-removable CPU 0 (cpu0_hotplug), 6.1 only.
+TORTURE_MINUTES ?= 10
+FLAVOR_SCALE    ?= 4
+flavor-kernels = for k in $(KVERS); do $(MAKE) -s kernel KVER=$$k FLAVOR=$(1) || exit 1; done
+flavor-torture = for k in $(KVERS); do case $$k in 6.1) KVER=$$k NOCB_FLAVOR=$(1) \
+	tests/reliability/run-rcutorture $(TORTURE_MINUTES) || rc=1 ;; esac; done
 test-debug: image
-	@$(MAKE) -s kernel FLAVOR=debug
+	@$(call flavor-kernels,debug)
 	@tools/deps.sh qemu
-	@NOCB_KERNEL=$(BUILD)/$(KVER)/kernel-obj-debug/arch/x86/boot/bzImage NOCB_TEST_TIMEOUT=600 \
-		tools/run-tests --guest $(DEBUG_TESTS)
+	@rc=0; NOCB_KVERS="$(KVERS)" NOCB_FLAVOR=debug NOCB_TIMEOUT_SCALE=$(FLAVOR_SCALE) \
+		tools/run-tests --guest $(GUEST_TESTS) || rc=1; \
+	$(call flavor-torture,debug); exit $$rc
+test-kcsan: image
+	@$(call flavor-kernels,kcsan)
+	@tools/deps.sh qemu
+	@rc=0; NOCB_KVERS="$(KVERS)" NOCB_FLAVOR=kcsan NOCB_TIMEOUT_SCALE=$(FLAVOR_SCALE) \
+		tools/run-tests --guest $$(grep -l '^# nocb-guest:' kernel-patches/tests/*.sh) || rc=1; \
+	$(call flavor-torture,kcsan); exit $$rc
+test-nodebugfs: image
+	@$(call flavor-kernels,nodebugfs)
+	@tools/deps.sh qemu
+	@NOCB_KVERS="$(KVERS)" NOCB_FLAVOR=nodebugfs tools/run-tests --guest tools/nocbctl/tests/guest/no-debugfs.sh
+test-flavors: test-nodebugfs test-debug test-kcsan
 
 bench: kernel image
 	@tools/deps.sh qemu

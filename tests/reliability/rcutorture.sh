@@ -11,7 +11,7 @@
 # its console badness check.
 . "$NOCB_SRC/tools/vm/guest-lib.sh"
 
-kobj=$nocb_kbuild/kernel-obj
+kobj=$nocb_kobj
 minutes=$(sed -n 's/.*\bnocb\.torture_minutes=\([0-9]*\).*/\1/p' /proc/cmdline)
 minutes=${minutes:-3}
 secs=$((minutes * 60))

@@ -79,7 +79,15 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
 # its test modules and rcutorture come from there.  The running kernel's
 # version picks it, not what the host meant to boot.
 nocb_kbuild=$NOCB_SRC/build/$(uname -r | cut -d. -f1,2)
-nocb_ko() { echo "$nocb_kbuild/test-modules/$1.ko"; }
+# Its object folder: kernel-obj, or kernel-obj-FLAVOR for a flavor built
+# with make kernel FLAVOR=NAME (its own CONFIG_LOCALVERSION tells them
+# apart), and the test modules built against that same folder.
+nocb_kobj=$nocb_kbuild/kernel-obj
+for d in "$nocb_kbuild"/kernel-obj-*; do
+	[ "$(cat "$d/include/config/kernel.release" 2>/dev/null)" = "$(uname -r)" ] && nocb_kobj=$d
+done
+nocb_flavor=${nocb_kobj##*/kernel-obj}
+nocb_ko() { echo "$nocb_kbuild/test-modules$nocb_flavor/$1.ko"; }
 
 # cb_load CPU COUNT: queue at least COUNT RCU callbacks on CPU from user
 # space.  6.1 frees each closed struct file through call_rcu() on the CPU
@@ -91,6 +99,13 @@ cb_load() {
 	6.1.*) taskset -c "$1" bash -c 'for ((i = 0; i < '"$2"'; i++)); do : < /dev/null; done' ;;
 	*) taskset -c "$1" bash -c 'for ((i = 0; i < '"$2"'; i++)); do (:); done' ;;
 	esac
+}
+
+# cbload_stat CPU FIELD: one counter of cbload's stats line for CPU
+# (queued, invoked, invoked_task, dropped, ...).
+cbload_stat() {
+	awk -v cpu="$1" -v key="$2" '$1 == cpu { for (i = 2; i <= NF; i++) {
+		split($i, kv, "="); if (kv[1] == key) print kv[2] } }' /sys/kernel/debug/cbload/stats
 }
 
 # wait_until SECONDS COMMAND...: poll COMMAND every 0.1 s until it succeeds.
