@@ -25,10 +25,9 @@ l=$(sed -n 's/.* ql=\([0-9]*\)\/\([0-9]*\).*/\1/p' <<<"$line")
 t=$(sed -n 's/.* ql=\([0-9]*\)\/\([0-9]*\).*/\2/p' <<<"$line")
 check "LAZY is part of TOTAL ($l <= $t)" test "$l" -le "$t"
 check "stop cbload and wait for its callbacks (rcu_barrier flushes the bypass)" sh -c 'echo 1 > /sys/kernel/debug/cbload/stop'
-stats=$(grep -E '^ *2 ' /sys/kernel/debug/cbload/stats)
-note "cbload: $stats"
-queued=$(sed -n 's/.* queued=\([0-9]*\).*/\1/p' <<<"$stats")
-invoked=$(sed -n 's/.* invoked=\([0-9]*\).*/\1/p' <<<"$stats")
+note "cbload: $(grep -E '^ *2 ' /sys/kernel/debug/cbload/stats)"
+queued=$(cbload_stat 2 queued)
+invoked=$(cbload_stat 2 invoked)
 check_eq "cbload invoked every callback it queued" "$queued" "$invoked"
 lazy_zero() { [ "$(lazy)" -eq 0 ]; }
 check "LAZY of CPU 2 drains to 0 within 15 s" wait_until 15 lazy_zero

@@ -49,11 +49,10 @@ note "200 changes in $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 check_eq "CPU 2 offloaded and online after the changes" "N" "$(rcudata_flags 2)"
 check_eq "rcu_nocbs after the changes" "1-3" "$(cat $f)"
 check "stop cbload and wait for its callbacks" sh -c 'echo 1 > /sys/kernel/debug/cbload/stop'
-stats=$(grep -E '^ *2 ' /sys/kernel/debug/cbload/stats)
-note "cbload: $stats"
-queued=$(sed -n 's/.* queued=\([0-9]*\).*/\1/p' <<<"$stats")
-invoked=$(sed -n 's/.* invoked=\([0-9]*\).*/\1/p' <<<"$stats")
-dropped=$(sed -n 's/.* dropped=\([0-9]*\).*/\1/p' <<<"$stats")
+note "cbload: $(grep -E '^ *2 ' /sys/kernel/debug/cbload/stats)"
+queued=$(cbload_stat 2 queued)
+invoked=$(cbload_stat 2 invoked)
+dropped=$(cbload_stat 2 dropped)
 d=$(( $(acct) - a0 ))
 note "CPU 2: ci+nci+co-ca +$d (co +$(( $(rcudata_field 2 co) - co0 ))); cbload queued $queued; excess $((d - queued))"
 check "cbload queued a flood (> 10000)" test "$queued" -gt 10000
