@@ -133,6 +133,7 @@ void offload_read(const struct nocb_ctx *ctx, const struct cpu_state *cs,
 	oi->rd_status = rcudata_read(ctx, &oi->rd, oi->rd_err,
 				     sizeof(oi->rd_err));
 	oi->debugfs = rcudata_debugfs_mounted(ctx);
+	oi->no_debugfs = rcudata_no_debugfs(ctx);
 	/* only the series' kernel has rcudata or K6; K4 unless CPU 0 N */
 	sysfs = !offload_read_nocbs(ctx, cs->nbits, &now, err, sizeof(err));
 	c0 = oi->rd_status == RCUDATA_OK ? rcudata_find(&oi->rd, 0) : NULL;

@@ -32,6 +32,7 @@ struct offload_info {
 	bool poll;			/* rcu_nocb_poll on the command line */
 	enum rcudata_status rd_status;
 	bool debugfs;			/* debugfs mounted (see rcudata.h) */
+	bool no_debugfs;		/* kernel built without debugfs */
 	char rd_err[512];
 	struct rcudata rd;		/* valid when rd_status == RCUDATA_OK */
 	struct kcmdline kc;		/* for .have and .poll */

@@ -277,6 +277,27 @@ bool rcudata_debugfs_mounted(const struct nocb_ctx *ctx)
 	return any;
 }
 
+bool rcudata_no_debugfs(const struct nocb_ctx *ctx)
+{
+	char path[4096];
+	char *buf, *line, *save = NULL;
+	size_t len;
+	bool found = false;
+
+	if (nocb_path(ctx, path, sizeof(path), "/proc/filesystems") ||
+	    nocb_read_file(path, &buf, &len))
+		return false;	/* cannot tell: claim nothing */
+	/* lines are "nodev\tNAME" or "\tNAME" */
+	for (line = strtok_r(buf, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *tab = strrchr(line, '\t');
+
+		found = !strcmp(tab ? tab + 1 : line, "debugfs");
+	}
+	free(buf);
+	return !found;
+}
+
 enum rcudata_status rcudata_read(const struct nocb_ctx *ctx,
 				 struct rcudata *rd, char *err, size_t errlen)
 {
@@ -296,8 +317,12 @@ enum rcudata_status rcudata_read(const struct nocb_ctx *ctx,
 		char dir[4096];
 		struct stat sb;
 
-		if ((!nocb_path(ctx, dir, sizeof(dir), "/sys/kernel/debug/rcu")
-		     && stat(dir, &sb) == 0) || rcudata_debugfs_mounted(ctx))
+		if (rcudata_no_debugfs(ctx))
+			snprintf(err, errlen,
+				 "%s: absent: this kernel has no debugfs (CONFIG_DEBUG_FS=n), so it cannot have rcudata",
+				 RCUDATA_PATH);
+		else if ((!nocb_path(ctx, dir, sizeof(dir), "/sys/kernel/debug/rcu")
+			  && stat(dir, &sb) == 0) || rcudata_debugfs_mounted(ctx))
 			snprintf(err, errlen,
 				 "%s: not provided by this kernel (debugfs is mounted; a kernel without the nocb series)",
 				 RCUDATA_PATH);

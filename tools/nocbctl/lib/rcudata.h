@@ -57,6 +57,12 @@ enum rcudata_status {
  */
 bool rcudata_debugfs_mounted(const struct nocb_ctx *ctx);
 
+/*
+ * Does root-prefixed /proc/filesystems lack debugfs (a kernel built
+ * without it)? False when the file cannot be read.
+ */
+bool rcudata_no_debugfs(const struct nocb_ctx *ctx);
+
 /* Read root-prefixed rcudata; on error, err explains. */
 enum rcudata_status rcudata_read(const struct nocb_ctx *ctx,
 				 struct rcudata *rd, char *err, size_t errlen);

@@ -145,7 +145,31 @@ static void features(const struct offload_info *oi, struct feature f[NFEAT])
 		f[0].state = f[1].state = "absent";
 		snprintf(f[0].how, sizeof(f[0].how), "no rcudata");
 		snprintf(f[1].how, sizeof(f[1].how), "%s", oi->rd_err);
-		if (oi->debugfs) {
+		if (oi->no_debugfs && oi->source == OFFLOAD_SYSFS) {
+			/* the series without debugfs: K6 shows it is there */
+			f[1].state = "absent";
+			snprintf(f[1].how, sizeof(f[1].how),
+				 "no debugfs in this kernel (CONFIG_DEBUG_FS=n)");
+			for (int i = 0; i < 4; i++)
+				if (i != 1) {
+					f[i].state = "present";
+					snprintf(f[i].how, sizeof(f[i].how),
+						 "inferred: %s means the patched kernel%s",
+						 RCU_NOCBS_PATH,
+						 i ? "" : "; nci= unreadable without debugfs");
+				}
+		} else if (oi->no_debugfs) {
+			f[1].state = "absent";
+			snprintf(f[1].how, sizeof(f[1].how),
+				 "no debugfs in this kernel (CONFIG_DEBUG_FS=n)");
+			for (int i = 0; i < 4; i++)
+				if (i != 1) {
+					f[i].state = "unknown";
+					snprintf(f[i].how, sizeof(f[i].how),
+						 "no debugfs and no %s: cannot tell",
+						 RCU_NOCBS_PATH);
+				}
+		} else if (oi->debugfs) {
 			/* only the series has rcudata: a kernel without it */
 			f[2].state = f[3].state = "absent";
 			snprintf(f[2].how, sizeof(f[2].how),

@@ -56,7 +56,7 @@ expect 2 "unknown command" -- "$N" frobnicate
 expect 2 "unknown global option" -- "$N" --bogus status
 expect 2 "--root without DIR" -- "$N" --root
 
-for fx in cpu1 cpu4 cpu4-offline cpu64 norcudata nonci malformed vanished maxcpus3; do
+for fx in cpu1 cpu4 cpu4-offline cpu64 norcudata nodebugfs nonci malformed vanished maxcpus3; do
 	expect 0 "status $fx" -- "$N" --root "$F/$fx" status
 	json_ok "status --json $fx" "$N" --json --root "$F/$fx" status
 done
@@ -79,6 +79,14 @@ one_line_err "plan splits SMT siblings"
 expect 3 "stats without rcudata" -- "$N" --root "$F/norcudata" stats
 expect 3 "stats --format=prometheus without rcudata" -- "$N" --root "$F/norcudata" stats --format=prometheus
 one_line_err "stats --format=prometheus without rcudata"
+# a kernel of the series built without debugfs: say so, do not guess
+expect 3 "stats on a kernel without debugfs" -- "$N" --root "$F/nodebugfs" stats
+one_line_err "stats on a kernel without debugfs"
+grep -q '^nocbctl: stats: .*no debugfs (CONFIG_DEBUG_FS=n)' $E &&
+	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: stats names the missing debugfs"; }
+expect 0 "status on a kernel without debugfs" -- "$N" --root "$F/nodebugfs" status
+grep -Eq '^  K2 .* absent .*no debugfs in this kernel' $O && grep -Eq '^  K3 .* present .*rcu_nocbs' $O &&
+	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: status K2 absent (no debugfs), K3 inferred"; }
 expect 2 "stats --format=bogus" -- "$N" --root "$F/cpu4" stats --format=bogus
 one_line_err "stats --format=bogus"
 expect 0 "stats --format=prometheus -o FILE" -- "$N" --root "$F/cpu4" stats --format=prometheus -o "$T/nocbctl.prom"
