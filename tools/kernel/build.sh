@@ -102,7 +102,8 @@ if [ "$(cat "$obj/.nocb-config-id" 2>/dev/null)" != "$cfg_id" ] || [ ! -f "$obj/
 		CONFIG_*=*) grep -qxF -- "$line" "$obj/.config" || log "warning: $line did not stick" ;;
 		"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *}; grep -q "^$sym=" "$obj/.config" && log "warning: $sym stays enabled" ;;
 		esac
-	done < <(cat "${fragments[@]}")
+	done < <(cat "${fragments[@]}" | tac | awk '{ s = $0; sub(/^# /, "", s); sub(/[= ].*/, "", s) }
+		!(s in seen) { seen[s]; print }')  # the last setting of each symbol counts
 	echo "$cfg_id" > "$obj/.nocb-config-id"
 fi
 
