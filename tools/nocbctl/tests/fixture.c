@@ -101,6 +101,10 @@ void tree_rm(char *root)
 
 void mock_reset(void)
 {
+	for (int i = 0; i < MOCK_MAX; i++) {
+		free(mock.aff_cpus[i]);
+		free(mock.sysfs_val[i]);
+	}
 	memset(&mock, 0, sizeof(mock));
 	mock.have_cap = true;
 }
@@ -124,7 +128,8 @@ static int m_set_affinity(pid_t pid, const struct cpulist *cpus)
 {
 	if (mock.n_aff < MOCK_MAX) {
 		mock.aff_pid[mock.n_aff] = pid;
-		cpulist_format(cpus, mock.aff_cpus[mock.n_aff], 64);
+		mock.aff_cpus[mock.n_aff] = cpulist_format_alloc(cpus);
+		assert_non_null(mock.aff_cpus[mock.n_aff]);
 		mock.n_aff++;
 	}
 	return mock_fail(pid);
@@ -250,8 +255,10 @@ static int m_write_sysfs(const char *path, const char *v)
 {
 	int fd = open(path, O_RDONLY);
 
-	if (mock.n_sysfs < MOCK_MAX)
-		snprintf(mock.sysfs_val[mock.n_sysfs], 64, "%s", v);
+	if (mock.n_sysfs < MOCK_MAX) {
+		mock.sysfs_val[mock.n_sysfs] = strdup(v);
+		assert_non_null(mock.sysfs_val[mock.n_sysfs]);
+	}
 	mock.n_sysfs++;
 	mock.aff_at_sysfs = mock.n_aff;
 	/* a second open file cannot take the lock the writer holds */

@@ -30,7 +30,7 @@ struct mock {
 	bool have_cap;
 	int n_aff, n_sched, n_nice, n_online;
 	pid_t aff_pid[MOCK_MAX];
-	char aff_cpus[MOCK_MAX][64];
+	char *aff_cpus[MOCK_MAX];	/* whole lists, freed by mock_reset() */
 	pid_t sched_pid[MOCK_MAX];
 	int sched_policy[MOCK_MAX], sched_prio[MOCK_MAX];
 	int nice_val[MOCK_MAX];
@@ -52,7 +52,7 @@ struct mock {
 	 * with sysfs_ignore leaves the file alone, else writes it
 	 */
 	int n_sysfs;
-	char sysfs_val[MOCK_MAX][64];
+	char *sysfs_val[MOCK_MAX];	/* whole values, as aff_cpus */
 	int sysfs_err;
 	bool sysfs_ignore;
 	bool sysfs_locked;	/* another open file held an flock at the write */

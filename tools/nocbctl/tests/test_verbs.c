@@ -26,6 +26,24 @@ static int setup(void **state)
 	return 0;
 }
 
+/*
+ * About two CPUs in three of 1-4095, picked by a fixed xorshift: the
+ * others are normal, single or in short runs of any length.
+ */
+static void scattered_set(struct cpulist *off)
+{
+	uint32_t x = 2463534242u;
+
+	cpulist_clear(off);
+	for (int c = 1; c < 4096; c++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		if (x % 3)
+			cpulist_set(off, c);
+	}
+}
+
 /* --- status ------------------------------------------------------------ */
 
 static void status_cpu4(void **state)
@@ -522,6 +540,36 @@ static void pin_changes_each_thread(void **state)
 	assert_int_equal(mock.aff_pid[1], 15);
 	assert_string_equal(mock.aff_cpus[1], "0-1");
 	run_free(&r);
+}
+
+/* A 9 KiB list of scattered CPUs reaches sched_setaffinity() whole. */
+static void pin_long_scattered_list(void **state)
+{
+	char *t = tree_copy("cpu4");
+	struct cpulist cpus;
+	char *list, *arg;
+	struct run r;
+
+	(void)state;
+	tree_write(t, "sys/devices/system/cpu/possible", "0-4095\n");
+	tree_write(t, "sys/devices/system/cpu/present", "0-4095\n");
+	tree_write(t, "sys/devices/system/cpu/online", "0-4095\n");
+	scattered_set(&cpus);
+	cpulist_set(&cpus, 0);
+	list = cpulist_format_alloc(&cpus);
+	assert_non_null(list);
+	assert_true(strlen(list) > 4096);
+	assert_true(asprintf(&arg, "--cpus=%s", list) > 0);
+	run_verb(&r, cmd_pin, t, false, "pin", "rcuo", arg, END);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(mock.n_aff, 6);
+	for (int i = 0; i < mock.n_aff; i++)
+		assert_string_equal(mock.aff_cpus[i], list);
+	assert_contains(r.out, "pin: 6 changed, 0 unchanged, 0 failed");
+	run_free(&r);
+	free(arg);
+	free(list);
+	tree_rm(t);
 }
 
 static void pin_idempotent(void **state)
@@ -1054,14 +1102,17 @@ static void hotplug_restores_after_sigkill(void **state)
 
 /*
  * A 4096-CPU machine booted with "cpu0_hotplug rcu_nocbs=NOCBS" and no
- * rcudata, so the normal CPUs are a scattered list whose text is far
- * longer than any fixed buffer.
+ * rcudata; or, with NOCBS NULL, the series' kernel whose rcudata shows
+ * the set off offloaded (a set no command line could hold: the kernel
+ * caps it at 2 KiB on x86). Either way the normal CPUs are a scattered
+ * list whose text is far longer than any fixed buffer.
  */
-static char *big_tree(const char *nocbs, struct cpulist *normal)
+static char *big_tree(const char *nocbs, const struct cpulist *off,
+		      struct cpulist *normal)
 {
 	char *t = tree_copy(NULL);
-	char rel[128], line[256], err[128];
-	struct cpulist off;
+	char rel[128], err[128], *line;
+	struct cpulist set;
 
 	tree_write(t, "sys/devices/system/cpu/possible", "0-4095\n");
 	tree_write(t, "sys/devices/system/cpu/present", "0-4095\n");
@@ -1071,13 +1122,30 @@ static char *big_tree(const char *nocbs, struct cpulist *normal)
 			 c);
 		tree_write(t, rel, "1\n");
 	}
-	snprintf(line, sizeof(line), "cpu0_hotplug rcu_nocbs=%s\n", nocbs);
+	if (nocbs) {
+		assert_int_equal(cpulist_parse_str(nocbs, 4096, &set, err,
+						   sizeof(err)), 0);
+	} else {
+		FILE *f;
+		size_t len;
+
+		set = *off;
+		f = open_memstream(&line, &len);
+		assert_non_null(f);
+		for (int c = 0; c < 4096; c++)
+			fprintf(f, "%4d%s ql=0/0 b=10 ci=1 nci=1 co=0 ca=0\n", c,
+				cpulist_test(&set, c) ? "N" : "");
+		assert_int_equal(fclose(f), 0);
+		tree_write(t, "sys/kernel/debug/rcu/rcudata", line);
+		free(line);
+	}
+	assert_true(asprintf(&line, "cpu0_hotplug rcu_nocbs%s%s\n",
+			     nocbs ? "=" : "", nocbs ? nocbs : "") > 0);
 	tree_write(t, "proc/cmdline", line);
-	assert_int_equal(cpulist_parse_str(nocbs, 4096, &off, err, sizeof(err)),
-			 0);
+	free(line);
 	cpulist_clear(normal);
 	for (int c = 0; c < 4096; c++)
-		if (!cpulist_test(&off, c))
+		if (!cpulist_test(&set, c))
 			cpulist_set(normal, c);
 	return t;
 }
@@ -1114,12 +1182,19 @@ static char *json_value(const char *doc, const char *key)
  */
 static void hotplug_4096_cpus_killed_and_restored(void **state)
 {
-	static const char *const nocbs[] = { "1-4095:1/2" };
+	static const char *const nocbs[] = {
+		"1-4095:1/2",	/* normal: 0 and every odd CPU */
+		"1-4095:5/8",	/* normal: 0, then runs of 3 (6-8,14-16,...) */
+		NULL,		/* normal: scattered_set()'s complement */
+	};
+	struct cpulist scattered;
 
 	(void)state;
+	scattered_set(&scattered);
 	for (size_t i = 0; i < sizeof(nocbs) / sizeof(nocbs[0]); i++) {
 		struct cpulist normal, others, got;
-		char *t = big_tree(nocbs[i], &normal);
+		char *t = big_tree(nocbs[i], nocbs[i] ? NULL : &scattered,
+				   &normal);
 		char *want, *want_others, *st, *v, err[128];
 		const char *p;
 		struct run r;
@@ -1180,6 +1255,9 @@ static void hotplug_4096_cpus_killed_and_restored(void **state)
 		assert_string_equal(v, want_others);
 		free(v);
 		assert_contains(r.out, "\"result\":\"refused\"");
+		assert_contains(r.out, nocbs[i] ?
+				"\"offloaded_source\":\"cmdline\"" :
+				"\"offloaded_source\":\"rcudata\"");
 		run_free(&r);
 		free(want);
 		free(want_others);
@@ -1493,6 +1571,7 @@ int run_verb_tests(void)
 		cmocka_unit_test_setup(stats_output_file, setup),
 		cmocka_unit_test_setup(pin_dry_run, setup),
 		cmocka_unit_test_setup(pin_changes_each_thread, setup),
+		cmocka_unit_test_setup(pin_long_scattered_list, setup),
 		cmocka_unit_test_setup(pin_idempotent, setup),
 		cmocka_unit_test_setup(pin_bad_input_changes_nothing, setup),
 		cmocka_unit_test_setup(pin_keeps_going_past_failures, setup),
