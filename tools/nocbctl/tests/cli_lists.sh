@@ -4,11 +4,14 @@
 # cpus/before/after), a warning per misplaced kthread with no cap, the
 # kernel's reading of a bad rcu_nocbs= (all CPUs offloaded), and every
 # verb's JSON on every fixture through a strict parser.
+# Every key those documents hold is named in the man page's JSON OUTPUT
+# section, a top-level key in its command's entry.
 # Usage: NOCBCTL=nocbctl FIXTURES=tests/fixtures BUILD=build bash tests/cli_lists.sh
 set -u
 N=${NOCBCTL:?}
 F=${FIXTURES:?}
 T=${BUILD:?}/cli_lists
+MAN=${MAN:-$(dirname "$0")/../nocbctl.8}
 pass=0 fail=0
 export ASAN_OPTIONS=detect_leaks=1
 rm -rf "$T"
@@ -189,6 +192,15 @@ for fx in "$F"/*/ "$T"/big4096/; do
 	[ -s "$T/out" ] && strict_json "$name: --json hotplug-check" "$T/out"
 	rm -rf "$T/hp"
 done
+# hotplug-check that changes something: CPU 0 has an online file here,
+# so the real write "offlines" it (a violation) and brings it back
+cp -a "$F/cpu4" "$T/hp"
+echo 1 > "$T/hp/sys/devices/system/cpu/cpu0/online"
+run "$T/out" "$T/err" -- "$N" --json --root "$T/hp" hotplug-check --force
+check "hotplug-check on a fixture: violation, CPU 0 restored" \
+	"j['result'] == 'violation' and j['restored'] == '0' and j['restore_ok'] is True"
+strict_json "cpu4 with cpu0/online: --json hotplug-check --force" "$T/out"
+rm -rf "$T/hp"
 # the config path is not UTF-8: escaped, and still JSON
 run "$T/out" "$T/err" -- "$N" --json --root "$F/cpu4" apply --config "$cfg" --dry-run
 strict_json "apply --json, config path with \\xff" "$T/out"
@@ -224,5 +236,100 @@ else
 fi
 
 strict_json_all
+
+# --- the man page names every key of every JSON document above ------------
+# Keys count only in bold (\fBkey\fR, .B, .BR, .RB), so that prose cannot
+# stand in for them. Each .TP entry is headed by its commands in bold
+# ("pin, prio", "plan --check"); the paragraph before them is for all.
+doc_keys() {
+	python3 - "$T/json" "$jn" "$MAN" <<'PY'
+import json, re, shlex, sys
+d, n, man = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+
+def unescape(s):
+    s = re.sub(r'\\[%&]', '', s)
+    return s.replace('\\-', '-').replace('\\(em', '-').replace('\\(en', '-')
+
+def bold(line):
+    """The bold runs of one roff line."""
+    if line.startswith('.'):
+        mac, _, rest = line.partition(' ')
+        try:
+            args = shlex.split(rest)
+        except ValueError:
+            args = rest.split()
+        if mac == '.B':
+            return [unescape(' '.join(args))]
+        if mac in ('.BR', '.RB', '.BI', '.IB'):
+            first = 0 if mac in ('.BR', '.BI') else 1
+            return [unescape(a) for a in args[first::2]]
+        return []
+    return [unescape(m) for m in re.findall(r'\\fB(.*?)\\f[RPI]', line)]
+
+lines = open(man, encoding='utf-8').read().split('\n')
+try:
+    a = lines.index('.SH JSON OUTPUT')
+except ValueError:
+    print('FAIL: %s has no JSON OUTPUT section' % man)
+    print(0, 1)
+    sys.exit()
+b = next(i for i in range(a + 1, len(lines)) if lines[i].startswith('.SH '))
+common, entries, cur = set(), {}, None
+i = a + 1
+while i < b:
+    l = lines[i]
+    if l == '.TP':
+        cur = set()
+        for name in bold(lines[i + 1]):
+            for v in name.split(', '):
+                entries[v.strip()] = cur
+        i += 2
+        continue
+    words = {w for r in bold(l) for w in re.findall(r'[A-Za-z_][A-Za-z0-9_]*', r)}
+    (common if cur is None else cur).update(words)
+    i += 1
+anywhere = set(common).union(*entries.values())
+
+def nested(v, path):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            yield k, path + '.' + k
+            yield from nested(x, path + '.' + k)
+    elif isinstance(v, list):
+        for x in v:
+            yield from nested(x, path + '[]')
+
+seen, missing = set(), {}
+for i in range(1, n + 1):
+    try:
+        j = json.loads(open('%s/%d' % (d, i), encoding='utf-8').read())
+    except ValueError:
+        continue    # strict_json_all has said so
+    desc = open('%s/%d.desc' % (d, i), errors='replace').read().strip()
+    verb = j.get('command', '?') + (' --check' if j.get('check') is True else '')
+    own = common | entries.get(verb, set())
+    for k, x in j.items():
+        seen.add((verb, k))
+        if k not in own:
+            missing.setdefault((verb, k), '%s: %s is not in the JSON OUTPUT entry of %s' % (desc, k, verb))
+        for kk, path in nested(x, k):
+            seen.add((verb, path))
+            if kk not in anywhere:
+                missing.setdefault((verb, path), '%s: %s is not in JSON OUTPUT' % (desc, path))
+for m in sorted(missing.values()):
+    print('FAIL: ' + m)
+print(len(seen) - len(missing), len(missing))
+PY
+}
+r=$(doc_keys)
+printf '%s\n' "$r" | grep '^FAIL' || true
+if [[ $(printf '%s\n' "$r" | tail -n 1) =~ ^([0-9]+)\ ([0-9]+)$ ]]; then
+	pass=$((pass + BASH_REMATCH[1]))
+	fail=$((fail + BASH_REMATCH[2]))
+else
+	bad "keys against the man page: the check itself failed"
+	printf '%s\n' "$r" | tail -n 5
+fi
+
 echo "cli_lists.sh: $pass passed, $fail failed"
 [ "$fail" = 0 ]
