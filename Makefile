@@ -130,8 +130,11 @@ reliability: kernel image
 # (kernel-patches/FLAVOR.config, own object folder, shared ccache) and its
 # guests judged by tools/vm/kernel-badness like every other guest, so any
 # lockdep, KASAN, KCSAN or sleep-in-atomic report fails the run.
-#   test-debug      lockdep, PROVE_RCU, KASAN, ...: every guest test of
-#                   make test, then rcutorture for TORTURE_MINUTES
+#   test-debug      lockdep, PROVE_RCU, KASAN, ...: the smoke test, the
+#                   K-tests, the nocbctl and units guest tests and the
+#                   short hotplug stress, then rcutorture for
+#                   TORTURE_MINUTES (image and package tests are not
+#                   about the kernel: left to make test)
 #   test-kcsan      KCSAN: the K-tests, then rcutorture for TORTURE_MINUTES
 #   test-nodebugfs  CONFIG_DEBUG_FS=n: builds, boots, nocbctl says so
 # rcutorture needs a hot-removable CPU 0 (cpu0_hotplug), 6.1 only.
@@ -140,11 +143,13 @@ FLAVOR_SCALE    ?= 4
 flavor-kernels = for k in $(KVERS); do $(MAKE) -s kernel KVER=$$k FLAVOR=$(1) || exit 1; done
 flavor-torture = for k in $(KVERS); do case $$k in 6.1) KVER=$$k NOCB_FLAVOR=$(1) \
 	tests/reliability/run-rcutorture $(TORTURE_MINUTES) || rc=1 ;; esac; done
+DEBUG_TESTS ?= tools/vm/tests/smoke.sh $(wildcard kernel-patches/tests/*.sh tools/nocbctl/tests/guest/*.sh \
+	units/tests/guest/*.sh) tests/reliability/hotplug-stress-short.sh
 test-debug: image
 	@$(call flavor-kernels,debug)
 	@tools/deps.sh qemu
 	@rc=0; NOCB_KVERS="$(KVERS)" NOCB_FLAVOR=debug NOCB_TIMEOUT_SCALE=$(FLAVOR_SCALE) \
-		tools/run-tests --guest $(GUEST_TESTS) || rc=1; \
+		tools/run-tests --guest $$(grep -l '^# nocb-guest:' $(DEBUG_TESTS)) || rc=1; \
 	$(call flavor-torture,debug); exit $$rc
 test-kcsan: image
 	@$(call flavor-kernels,kcsan)
