@@ -138,6 +138,11 @@ reliability: kernel image
 #   test-kcsan      KCSAN: the K-tests, then rcutorture for TORTURE_MINUTES
 #   test-nodebugfs  CONFIG_DEBUG_FS=n: builds, boots, nocbctl says so
 # rcutorture needs a hot-removable CPU 0 (cpu0_hotplug), 6.1 only.
+# The debug kernel boots with no5lvl: identify_cpu() zeroes boot_cpu_data's
+# feature words, LA57 (which TCG's -cpu max has) among them, and KASAN,
+# reading pgtable_l5_enabled() from them, reports an interrupt that lands
+# in that window as a wild access to the 5-level direct map (a false
+# positive of 6.1, seen in 1 of 5 boots).
 TORTURE_MINUTES ?= 10
 FLAVOR_SCALE    ?= 4
 flavor-kernels = for k in $(KVERS); do $(MAKE) -s kernel KVER=$$k FLAVOR=$(1) || exit 1; done
@@ -148,7 +153,7 @@ DEBUG_TESTS ?= tools/vm/tests/smoke.sh $(wildcard kernel-patches/tests/*.sh tool
 test-debug: image
 	@$(call flavor-kernels,debug)
 	@tools/deps.sh qemu
-	@rc=0; NOCB_KVERS="$(KVERS)" NOCB_FLAVOR=debug NOCB_TIMEOUT_SCALE=$(FLAVOR_SCALE) \
+	@export NOCB_EXTRA_CMDLINE=no5lvl; rc=0; NOCB_KVERS="$(KVERS)" NOCB_FLAVOR=debug NOCB_TIMEOUT_SCALE=$(FLAVOR_SCALE) \
 		tools/run-tests --guest $$(grep -l '^# nocb-guest:' $(DEBUG_TESTS)) || rc=1; \
 	$(call flavor-torture,debug); exit $$rc
 test-kcsan: image
