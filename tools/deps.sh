@@ -8,7 +8,7 @@ declare -A pkgs=(
 	[kernel]="build-essential bc bison flex libelf-dev libssl-dev cpio kmod xz-utils ccache rsync git python3 perl"
 	[image]="mkosi debootstrap systemd-container e2fsprogs dosfstools fdisk zstd cpio"
 	[qemu]="qemu-system-x86 qemu-utils ovmf coreutils"
-	[tools]="build-essential pkg-config libcap-dev libcmocka-dev clang cppcheck bash-completion man-db groff-base"
+	[tools]="build-essential pkg-config libcap-dev libcmocka-dev clang libclang-rt-14-dev cppcheck bash-completion man-db groff-base"
 	[test]="systemd python3 gnuplot-nox linux-source-6.1 prometheus"
 	[deb]="dpkg-dev debhelper lintian build-essential"
 )
