@@ -48,7 +48,7 @@ bg=$(( $(ci_nci) - b0 ))
 note "background: $bg callbacks on CPU 2 in $bg_ms ms of toggling"
 
 c0=$(ci_nci) ci0=$(rcudata_field 2 ci) nci0=$(rcudata_field 2 nci)
-check "load cbload on CPU 2" insmod "$(nocb_ko cbload)" cpus=2 rate=50000 work_ns=0
+check "load cbload on CPU 2" insmod "$(nocb_ko cbload)" cpus=2 rate=$(cbload_rate 50000) work_ns=0
 t0=$(date +%s%N)
 check "200 toggles of CPU 2 under the flood" toggles
 check_eq "CPU 2 offloaded after the toggles" "N" "$(rcudata_flags 2)"

@@ -16,7 +16,7 @@ check_eq "N on exactly the offloaded CPUs" "2 3" \
 # CPU 1 until the CPU dies, so some always wait for a grace period then.
 sum_ca() { awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^ca=/) s += substr($i, 4) } END { print s }' $f; }
 co0=$(rcudata_field 1 co) ca0=$(sum_ca)
-check "load cbload on CPU 1" insmod "$(nocb_ko cbload)" cpus=1 rate=100000 work_ns=0
+check "load cbload on CPU 1" insmod "$(nocb_ko cbload)" cpus=1 rate=$(cbload_rate 100000) work_ns=0
 sleep 1
 note "CPU 1 before offline: $(grep -E '^ *1 ' $f)"
 check "offline CPU 1 (normal, loaded)" cpu_set_online 1 0
@@ -34,7 +34,7 @@ check_eq "CPU 1 flag cleared" "" "$(rcudata_flags 1)"
 ql_total() { rcudata_field "$1" ql | cut -d/ -f2; }
 ql_above() { [ "$(ql_total "$1")" -ge "$2" ]; }
 ql_below() { [ "$(ql_total "$1")" -lt "$2" ]; }
-insmod "$(nocb_ko cbload)" cpus=0 rate=100000 work_ns=0
+insmod "$(nocb_ko cbload)" cpus=0 rate=$(cbload_rate 100000) work_ns=0
 check "CPU 0 ql reaches 100 under a 100k/s callback load" wait_until 10 ql_above 0 100
 note "CPU 0 under load: $(grep -E '^ *0 ' $f)"
 rmmod cbload

@@ -42,7 +42,7 @@ check "200 changes of CPU 2 without load" toggles
 bg=$(( $(acct) - b0 ))
 note "background: $bg callbacks on CPU 2 over 200 changes"
 a0=$(acct) co0=$(rcudata_field 2 co)
-check "load cbload on CPU 2 (follows hotplug)" insmod "$(nocb_ko cbload)" cpus=2 rate=50000 work_ns=0 hotplug=1
+check "load cbload on CPU 2 (follows hotplug)" insmod "$(nocb_ko cbload)" cpus=2 rate=$(cbload_rate 50000) work_ns=0 hotplug=1
 t0=$(date +%s%N)
 check "200 changes of CPU 2 through rcu_nocbs under the flood" toggles
 note "200 changes in $(( ($(date +%s%N) - t0) / 1000000 )) ms"
