@@ -145,30 +145,26 @@ static void features(const struct offload_info *oi, struct feature f[NFEAT])
 		f[0].state = f[1].state = "absent";
 		snprintf(f[0].how, sizeof(f[0].how), "no rcudata");
 		snprintf(f[1].how, sizeof(f[1].how), "%s", oi->rd_err);
-		if (oi->no_debugfs && oi->source == OFFLOAD_SYSFS) {
-			/* the series without debugfs: K6 shows it is there */
-			f[1].state = "absent";
+		if (oi->no_debugfs) {
+			/* with K6 the series is there; without it, no telling */
+			bool k6 = oi->source == OFFLOAD_SYSFS;
+
 			snprintf(f[1].how, sizeof(f[1].how),
 				 "no debugfs in this kernel (CONFIG_DEBUG_FS=n)");
-			for (int i = 0; i < 4; i++)
-				if (i != 1) {
-					f[i].state = "present";
+			for (int i = 0; i < 4; i++) {
+				if (i == 1)
+					continue;
+				f[i].state = k6 ? "present" : "unknown";
+				if (k6)
 					snprintf(f[i].how, sizeof(f[i].how),
 						 "inferred: %s means the patched kernel%s",
 						 RCU_NOCBS_PATH,
 						 i ? "" : "; nci= unreadable without debugfs");
-				}
-		} else if (oi->no_debugfs) {
-			f[1].state = "absent";
-			snprintf(f[1].how, sizeof(f[1].how),
-				 "no debugfs in this kernel (CONFIG_DEBUG_FS=n)");
-			for (int i = 0; i < 4; i++)
-				if (i != 1) {
-					f[i].state = "unknown";
+				else
 					snprintf(f[i].how, sizeof(f[i].how),
 						 "no debugfs and no %s: cannot tell",
 						 RCU_NOCBS_PATH);
-				}
+			}
 		} else if (oi->debugfs) {
 			/* only the series has rcudata: a kernel without it */
 			f[2].state = f[3].state = "absent";
