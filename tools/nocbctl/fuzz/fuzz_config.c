@@ -28,5 +28,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (cfg.line[CFG_POLICY] && cfg.policy != SCHED_OTHER &&
 	    cfg.priority < 1)
 		abort();
+	/* never CPU 0 (K4), never beyond the mask */
+	if (cfg.line[CFG_OFFLOAD] && (cpulist_test(&cfg.offload, 0) ||
+				      cpulist_last(&cfg.offload) >= 64))
+		abort();
 	return 0;
 }

@@ -16,6 +16,7 @@ static const char *const key_names[CFG_NKEYS] = {
 	[CFG_POLICY] = "policy",
 	[CFG_PRIORITY] = "priority",
 	[CFG_NICE] = "nice",
+	[CFG_OFFLOAD] = "offload",
 };
 
 const char *config_key_name(enum cfg_key k)
@@ -97,7 +98,8 @@ int config_parse(const char *buf, size_t len, int nbits,
 				 cfg->line[k]);
 			goto bad;
 		}
-		if (ve == vs) {
+		/* "offload =" is the kernel's empty list: no CPU offloaded */
+		if (ve == vs && k != CFG_OFFLOAD) {
 			snprintf(why, sizeof(why), "empty value for '%s'", key);
 			goto bad;
 		}
@@ -124,6 +126,22 @@ int config_parse(const char *buf, size_t len, int nbits,
 			}
 			if (cpulist_empty(s)) {
 				snprintf(why, sizeof(why), "%s: empty CPU list",
+					 key);
+				goto bad;
+			}
+			break;
+		}
+		case CFG_OFFLOAD: {
+			char e2[128];
+
+			if (cpulist_parse_str(val, nbits, &cfg->offload, e2,
+					      sizeof(e2))) {
+				snprintf(why, sizeof(why), "%s: %s", key, e2);
+				goto bad;
+			}
+			if (cpulist_test(&cfg->offload, 0)) {
+				snprintf(why, sizeof(why),
+					 "%s: CPU 0: the boot CPU is never a no-CBs CPU (K4)",
 					 key);
 				goto bad;
 			}

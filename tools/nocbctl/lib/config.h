@@ -9,6 +9,8 @@
  *   policy = other      other | fifo | rr
  *   priority = 0        1-99 for fifo/rr; absent or 0 for other
  *   nice = 0            -20..19, only with policy other
+ *   offload = LIST      the no-CBs CPUs, exactly (optional; apply makes
+ *                       them so first); empty: none; never CPU 0 (K4)
  *
  * Unknown keys, duplicate keys and bad values are errors.
  */
@@ -27,12 +29,14 @@ enum cfg_key {
 	CFG_POLICY,
 	CFG_PRIORITY,
 	CFG_NICE,
+	CFG_OFFLOAD,
 	CFG_NKEYS,
 };
 
 struct nocb_config {
 	int line[CFG_NKEYS];	/* line of each key, 0 = absent */
 	struct cpulist cpus, rcuog_cpus, rcuop_cpus;
+	struct cpulist offload;	/* may be empty: no CPU offloaded */
 	int policy;		/* SCHED_* */
 	int priority;
 	int nice;

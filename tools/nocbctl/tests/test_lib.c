@@ -381,6 +381,62 @@ static void config_errors(void **state)
 	}
 }
 
+/*
+ * offload = LIST: the no-CBs CPUs in the kernel's syntax, empty for none,
+ * never CPU 0 (K4); everything else the parser rejects, on its line.
+ */
+static void config_offload(void **state)
+{
+	static const struct {
+		const char *txt, *want;	/* want NULL: an error */
+		int line;
+		const char *msg;
+	} cases[] = {
+		{ "cpus = 0\noffload = 1-3\n", "1-3", 2, NULL },
+		{ "offload = 2,,\n", "2", 1, NULL },
+		{ "offload = 1-N:1/2  # odd ones\n", "1,3", 1, NULL },
+		{ "offload =\n", "", 1, NULL },
+		{ "offload = # none\n", "", 1, NULL },
+		{ "offload = ,\n", "", 1, NULL },
+		{ "offload = 0\n", NULL, 1, "offload: CPU 0: the boot CPU is never a no-CBs CPU (K4)" },
+		{ "cpus = 0\noffload = 0-3\n", NULL, 2, "(K4)" },
+		{ "offload = all\n", NULL, 1, "(K4)" },
+		{ "offload = 4\n", NULL, 1, "offload: CPU 4 is not a possible CPU" },
+		{ "offload = 1-\n", NULL, 1, "offload: " },
+		{ "offload = 1-3:2\n", NULL, 1, "needs a group" },
+		{ "offload = one\n", NULL, 1, "offload: CPU number expected" },
+		{ "offload = 1\noffload = 2\n", NULL, 2, "duplicate key 'offload'" },
+	};
+	struct nocb_config cfg;
+	char b[256];
+	int line;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *t = cases[i].txt;
+		int r = config_parse(t, strlen(t), 4, &cfg, &line, err,
+				     sizeof(err));
+
+		if (cases[i].want) {
+			if (r)
+				fail_msg("'%s' refused: %s", t, err);
+			assert_int_equal(cfg.line[CFG_OFFLOAD], cases[i].line);
+			fmt(&cfg.offload, b);
+			assert_string_equal(b, cases[i].want);
+			continue;
+		}
+		if (r != -1)
+			fail_msg("accepted: %s", t);
+		assert_contains(err, cases[i].msg);
+		assert_int_equal(line, cases[i].line);
+	}
+	/* absent: line 0 */
+	assert_int_equal(config_parse("cpus = 0\n", 9, 4, &cfg, &line, err,
+				      sizeof(err)), 0);
+	assert_int_equal(cfg.line[CFG_OFFLOAD], 0);
+	assert_string_equal(config_key_name(CFG_OFFLOAD), "offload");
+}
+
 /* --- /proc parsers ------------------------------------------------------ */
 
 static void proc_status_stat(void **state)
@@ -687,6 +743,7 @@ int run_lib_tests(void)
 		cmocka_unit_test(rcudata_fixtures),
 		cmocka_unit_test(config_good),
 		cmocka_unit_test(config_errors),
+		cmocka_unit_test(config_offload),
 		cmocka_unit_test(proc_status_stat),
 		cmocka_unit_test(kthread_names),
 		cmocka_unit_test(cmdline_parse),
