@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_apply.c - "nocbctl apply": pin + prio from /etc/nocbctl.conf; the
- * same steps re-pin the kthreads after offload/deoffload (verbs.h).
+ * cmd_apply.c - "nocbctl apply": the no-CBs CPUs (offload), then pin +
+ * prio from /etc/nocbctl.conf; the same pin + prio steps re-pin the
+ * kthreads after offload/deoffload (verbs.h).
  */
 #define _GNU_SOURCE
 #include "verbs.h"
@@ -15,16 +16,23 @@
 static void apply_help(FILE *f)
 {
 	fputs("\nUsage:\n"
-	      " nocbctl apply [--config=FILE] [--dry-run]\n"
+	      " nocbctl apply [--config=FILE] [--dry-run] [--no-offload]\n"
 	      "\nApply the configuration file (default " NOCB_DEFAULT_CONFIG "):\n"
-	      "pin and set the scheduling of every offload kthread. The whole\n"
-	      "file is checked first; on any error nothing is changed.\n"
+	      "first make the no-CBs CPUs its offload list, as offload and\n"
+	      "deoffload do (if it has one), then pin and set the scheduling of\n"
+	      "every offload kthread. The whole file is checked first; on any\n"
+	      "error in it, or a missing privilege, nothing is changed. When the\n"
+	      "kernel cannot take the offload list, the kthreads are still\n"
+	      "pinned and apply exits with the offload step's status.\n"
 	      "\nOptions:\n"
 	      " -C, --config=FILE   configuration file (not prefixed by --root)\n"
 	      " -n, --dry-run       show what would change, change nothing\n"
+	      "     --no-offload    leave the no-CBs CPUs alone: pin and prio only\n"
 	      " -h, --help          display this help\n"
-	      "\nExit status: 0 ok, 1 a thread failed, 2 bad file, 4 missing\n"
-	      "CAP_SYS_NICE.\n"
+	      "\nExit status: 0 ok, 1 a thread failed or the offload list was\n"
+	      "refused (K3), 2 bad file, 3 the kernel cannot change no-CBs CPUs\n"
+	      "at run time (no K6, or booted without rcu_nocbs), 4 missing\n"
+	      "CAP_SYS_NICE or write access to rcu_nocbs.\n"
 	      "\nFor more details see nocbctl(8).\n", f);
 }
 
@@ -69,6 +77,39 @@ static int check_lists(struct nocb_ctx *ctx, struct apply_plan *p,
 	return 0;
 }
 
+/*
+ * The offload list: possible CPUs (the parser knows only their count) and,
+ * as the kernel switches no other, present ones. CPU 0 is the parser's.
+ */
+static int check_offload(struct nocb_ctx *ctx, const struct apply_plan *p,
+			 const struct cpu_state *cs)
+{
+	const struct cpulist *l = &p->cfg.offload;
+	struct cpulist bad;
+	char why[400], err[512];
+	char *b, *in;
+
+	if (!p->cfg.line[CFG_OFFLOAD] || cpulist_empty(l))
+		return 0;
+	if (cpulist_validate(l, &cs->possible, NULL, why, sizeof(why))) {
+		snprintf(err, sizeof(err), "offload: %s", why);
+		cfg_err(ctx, p->path, p->cfg.line[CFG_OFFLOAD], err);
+		return NOCB_EXIT_USAGE;
+	}
+	if (!cs->have_present)
+		return 0;
+	cpulist_andnot(&bad, l, &cs->present);
+	if (cpulist_empty(&bad))
+		return 0;
+	b = cpulist_format_alloc(&bad);
+	in = cpulist_format_alloc(&cs->present);
+	fprintf(ctx->err, "nocbctl: %s:%d: offload: CPU %s not present (present: %s)\n",
+		p->path, p->cfg.line[CFG_OFFLOAD], b ? b : "?", in ? in : "?");
+	free(b);
+	free(in);
+	return NOCB_EXIT_USAGE;
+}
+
 int apply_load(struct nocb_ctx *ctx, const char *verb, const char *cfg_arg,
 	       bool optional, const struct cpu_state *cs,
 	       struct apply_plan *p)
@@ -107,9 +148,12 @@ int apply_load(struct nocb_ctx *ctx, const char *verb, const char *cfg_arg,
 		return NOCB_EXIT_USAGE;
 	}
 	r = check_lists(ctx, p, cs);
+	if (!r)
+		r = check_offload(ctx, p, cs);
 	if (r)
 		return r;
 	p->loaded = true;
+	p->sets_offload = c->line[CFG_OFFLOAD] != 0;
 	p->pin.rcuog = c->line[CFG_RCUOG_CPUS] ? &c->rcuog_cpus :
 		       c->line[CFG_CPUS] ? &c->cpus : NULL;
 	p->pin.rcuop = c->line[CFG_RCUOP_CPUS] ? &c->rcuop_cpus :
@@ -150,6 +194,9 @@ int apply_threads(struct nocb_ctx *ctx, const char *verb,
 			json_null(j);
 		} else if (!p->loaded) {
 			fprintf(ctx->out, "%s: no %s: offload kthreads left as they are\n",
+				verb, p->path);
+		} else if (p->sets_offload) {
+			fprintf(ctx->out, "%s: %s sets no pin or prio: offload kthreads left as they are\n",
 				verb, p->path);
 		} else {
 			fprintf(ctx->out, "%s: %s sets nothing\n", verb,
@@ -196,14 +243,16 @@ int apply_threads(struct nocb_ctx *ctx, const char *verb,
 
 int cmd_apply(struct nocb_ctx *ctx, int argc, char **argv)
 {
+	struct nocbs_change st;
 	struct verb_args a;
 	struct cpu_state cs;
 	struct apply_plan p;
 	struct json j;
-	bool dry_run;
-	int r;
+	bool dry_run, offload;
+	int r, ro = 0;
 
-	r = verb_parse(ctx, "apply", OPT(OPT_CONFIG) | OPT(OPT_DRY_RUN),
+	r = verb_parse(ctx, "apply",
+		       OPT(OPT_CONFIG) | OPT(OPT_DRY_RUN) | OPT(OPT_NO_OFFLOAD),
 		       apply_help, argc, argv, &a);
 	if (r != VERB_PARSED)
 		return r;
@@ -219,16 +268,33 @@ int cmd_apply(struct nocb_ctx *ctx, int argc, char **argv)
 		r = apply_may_act(ctx, "apply", &p, dry_run);
 	if (r)
 		return r;
+	/* first the no-CBs CPUs, so that the re-pin finds new kthreads too */
+	offload = p.sets_offload && !a.set[OPT_NO_OFFLOAD];
+	if (offload) {
+		r = offload_step_begin(&st, ctx, &p, &cs, dry_run);
+		if (r) {
+			offload_step_end(&st);
+			return r;
+		}
+	}
 	if (ctx->json) {
 		json_init(&j, ctx->out);
 		json_obj_begin(&j);
 		json_kstr(&j, "command", "apply");
 		json_kbool(&j, "dry_run", dry_run);
+		json_key(&j, "offload");
+		if (!offload)
+			json_null(&j);
 	}
+	if (offload)
+		ro = offload_step_run(&st, ctx->json ? &j : NULL);
 	r = apply_threads(ctx, "apply", &p, dry_run, ctx->json ? &j : NULL);
+	if (offload)
+		offload_step_end(&st);
 	if (ctx->json) {
 		json_obj_end(&j);
 		json_end(&j);
 	}
-	return r;
+	/* the offload step's failure first: it came first */
+	return ro ? ro : r;
 }

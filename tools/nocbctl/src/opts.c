@@ -36,6 +36,7 @@ static const struct {
 	[OPT_POLL] = { "poll", no_argument, 0 },
 	[OPT_ALLOW_SMT_SPLIT] = { "allow-smt-split", no_argument, 0 },
 	[OPT_OUTPUT] = { "output", required_argument, 'o' },
+	[OPT_NO_OFFLOAD] = { "no-offload", no_argument, 0 },
 };
 
 #define LONG_BASE 256

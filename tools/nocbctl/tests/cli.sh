@@ -180,5 +180,41 @@ expect 2 "offload with fixture pids needs --dry-run" -- "$N" --root "$T/k6" offl
 one_line_err "offload with fixture pids"
 [ "$(cat "$T/k6/sys/devices/system/cpu/rcu_nocbs")" = 3 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: refused offload wrote rcu_nocbs"; }
 
+# apply's offload line makes the no-CBs CPUs exactly its list: a copy again
+cp -a "$F/k6" "$T/k6a" && mkdir -p "$T/k6a/etc"
+nocbs_is() {
+	[ "$(cat "$T/k6a/sys/devices/system/cpu/rcu_nocbs")" = "$1" ] && pass=$((pass + 1)) ||
+		{ fail=$((fail + 1)); echo "FAIL: $2: rcu_nocbs reads '$(cat "$T/k6a/sys/devices/system/cpu/rcu_nocbs")', not '$1'"; }
+}
+printf 'offload = 1,3 # test\n' > "$T/k6a/etc/nocbctl.conf"
+expect 0 "apply offload = 1,3 --dry-run" -- "$N" --root "$T/k6a" apply --dry-run
+nocbs_is 2-3 "apply --dry-run"
+grep -qx 'rcu_nocbs (dry run): 2-3 -> 1,3' $O && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: apply --dry-run shows the offload step"; cat $O; }
+expect 0 "apply offload = 1,3" -- "$N" --root "$T/k6a" apply
+nocbs_is 1,3 "apply"
+grep -qx 'CPU 2: deoffloaded' $O && grep -qx 'rcu_nocbs: 2-3 -> 1,3' $O && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: apply reports the offload step"; cat $O; }
+expect 0 "apply again: nothing to change" -- "$N" --root "$T/k6a" apply
+grep -qx 'rcu_nocbs: 1,3 (nothing to change)' $O && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: apply again"; cat $O; }
+json_ok "apply --json with an offload line" "$N" --json --root "$T/k6a" apply
+printf 'offload = 2\n' > "$T/k6a/etc/nocbctl.conf"
+expect 0 "apply --no-offload" -- "$N" --root "$T/k6a" apply --no-offload
+nocbs_is 1,3 "apply --no-offload"
+for bad in 0 0-3 all 7 1-3:2 garbage 1-; do
+	printf 'cpus = 0\noffload = %s\n' "$bad" > "$T/k6a/etc/nocbctl.conf"
+	expect 2 "apply offload = $bad" -- "$N" --root "$T/k6a" apply --dry-run
+	one_line_err "apply offload = $bad"
+	err_has "nocbctl: $T/k6a/etc/nocbctl.conf:2: offload: "
+done
+nocbs_is 1,3 "bad offload lines"
+# no K6 (rcudata shows 1-3): exit 3 unless the list is 1-3 already
+cp -a "$F/cpu4" "$T/cpu4a" && mkdir -p "$T/cpu4a/etc"
+printf 'offload = 1-3\n' > "$T/cpu4a/etc/nocbctl.conf"
+expect 0 "apply without K6, list already so" -- "$N" --root "$T/cpu4a" apply
+printf 'offload = 2\n' > "$T/cpu4a/etc/nocbctl.conf"
+expect 3 "apply without K6" -- "$N" --root "$T/cpu4a" apply
+[ "$(wc -l <$E)" = 1 ] && grep -q "^nocbctl: apply: $T/cpu4a/etc/nocbctl.conf:1: offload: .*is missing.*boot with rcu_nocbs=2 instead$" $E &&
+	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: apply without K6: one error line"; cat $E; }
+json_ok "apply --json without K6" "$N" --json --root "$T/cpu4a" apply
+
 echo "cli.sh: $pass passed, $fail failed"
 [ "$fail" = 0 ]

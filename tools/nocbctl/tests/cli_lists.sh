@@ -159,6 +159,9 @@ check "nocbs-commas: rcu_nocbs=1,,3, offloads 1 and 3" \
 # --- every verb's JSON, strictly ------------------------------------------
 cfg=$T/x$'\xff'y.conf
 printf 'cpus = 0\npolicy = fifo\npriority = 1\n' > "$cfg"
+# and an offload line: unchanged, would change, or no K6 (exit 3, JSON all the same)
+cfgoff=$T/offload.conf
+printf 'cpus = 0\npolicy = fifo\npriority = 1\noffload = 2-3\n' > "$cfgoff"
 for fx in "$F"/*/ "$T"/big4096/; do
 	fx=${fx%/}
 	name=${fx##*/}
@@ -181,6 +184,7 @@ for fx in "$F"/*/ "$T"/big4096/; do
 	prio rcuo --policy=fifo --priority=1 --dry-run
 	prio rcuop --policy=other --nice=-5 --dry-run
 	apply --config $cfg --dry-run
+	apply --config $cfgoff --dry-run
 	offload 1 --dry-run
 	deoffload 2-3 --dry-run --config $cfg
 	plan --isolate=1

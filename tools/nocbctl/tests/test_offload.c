@@ -508,6 +508,417 @@ static void status_shows_the_change(void **state)
 	tree_rm(t);
 }
 
+/* --- apply: the config's offload line ------------------------------------ */
+
+#define CONF "etc/nocbctl.conf"
+
+/* "nocbctl: <root>/etc/nocbctl.conf:LINE: " and what follows */
+static void assert_conf_err(const struct run *r, const char *t, int line,
+			    const char *why)
+{
+	char want[4600];
+
+	snprintf(want, sizeof(want), "nocbctl: %s/" CONF ":%d: %s\n", t, line,
+		 why);
+	assert_string_equal(r->err, want);
+}
+
+static void apply_sets_the_offload_list(void **state)
+{
+	char *t = tree_copy("k6");	/* rcu_nocbs 2-3 */
+	struct run r;
+
+	(void)state;
+	tree_write(t, CONF, "cpus = 0\noffload = 1\n");
+	run_verb(&r, cmd_apply, t, false, "apply", END);
+	assert_int_equal(r.rc, 0);
+	/* exactly the list, in one write, before the re-pin */
+	assert_int_equal(mock.n_sysfs, 1);
+	assert_string_equal(mock.sysfs_val[0], "1\n");
+	assert_nocbs(t, "1\n");
+	assert_int_equal(mock.aff_at_sysfs, 0);
+	assert_int_equal(mock.n_aff, 6);
+	assert_true(mock.sysfs_locked);
+	assert_starts(r.out, "CPU 1: offloaded\n"
+			     "CPU 2: deoffloaded\n"
+			     "CPU 3: deoffloaded\n"
+			     "rcu_nocbs: 2-3 -> 1\n");
+	assert_contains(r.out, "pin: 6 changed");
+	assert_int_equal(r.errlen, 0);
+	run_free(&r);
+	/* again: the set is right, nothing written; the kthreads re-pinned */
+	mock_reset();
+	run_verb(&r, cmd_apply, t, false, "apply", END);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(mock.n_sysfs, 0);
+	assert_starts(r.out, "rcu_nocbs: 1 (nothing to change)\n");
+	assert_int_equal(mock.n_aff, 6);
+	run_free(&r);
+	/* an offload line alone: the kthreads are left alone */
+	mock_reset();
+	tree_write(t, CONF, "offload = 1-3\n");
+	run_verb(&r, cmd_apply, t, false, "apply", END);
+	assert_int_equal(r.rc, 0);
+	assert_nocbs(t, "1-3\n");
+	assert_int_equal(mock.n_aff + mock.n_sched + mock.n_nice, 0);
+	assert_contains(r.out, "sets no pin or prio: offload kthreads left as they are\n");
+	run_free(&r);
+	/* empty: no CPU offloaded */
+	mock_reset();
+	tree_write(t, CONF, "offload =\n");
+	run_verb(&r, cmd_apply, t, false, "apply", END);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(mock.sysfs_val[0], "\n");
+	assert_nocbs(t, "\n");
+	assert_contains(r.out, "rcu_nocbs: 1-3 -> -\n");
+	run_free(&r);
+	tree_rm(t);
+}
+
+/* No offload line, or --no-offload: the no-CBs CPUs are not touched. */
+static void apply_leaves_offload_alone(void **state)
+{
+	char *t = tree_copy("k6");
+	struct run r;
+
+	(void)state;
+	tree_write(t, CONF, "cpus = 0\n");
+	run_verb(&r, cmd_apply, t, true, "apply", END);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(mock.n_sysfs, 0);
+	assert_contains(r.out, "{\"command\":\"apply\",\"dry_run\":false,"
+			       "\"offload\":null,\"config\":");
+	assert_int_equal(mock.n_aff, 6);
+	run_free(&r);
+	mock_reset();
+	tree_write(t, CONF, "cpus = 0\noffload = 1-3\n");
+	run_verb(&r, cmd_apply, t, false, "apply", "--no-offload", END);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(mock.n_sysfs, 0);
+	assert_nocbs(t, "2-3\n");
+	assert_not_contains(r.out, "rcu_nocbs");
+	assert_int_equal(mock.n_aff, 6);
+	run_free(&r);
+	/* the offload verbs change the set they are given, whatever the file says */
+	mock_reset();
+	run_verb(&r, cmd_offload, t, false, "offload", "1", END);
+	assert_int_equal(r.rc, 0);
+	assert_nocbs(t, "1-3\n");
+	run_free(&r);
+	run_verb(&r, cmd_deoffload, t, false, "deoffload", "1", END);
+	assert_int_equal(r.rc, 0);
+	assert_nocbs(t, "2-3\n");
+	run_free(&r);
+	tree_rm(t);
+}
+
+static void apply_offload_dry_run(void **state)
+{
+	char *t = tree_copy("k6");
+	struct run r;
+
+	(void)state;
+	tree_write(t, CONF, "cpus = 0\noffload = 1,3\n");
+	run_verb(&r, cmd_apply, t, false, "apply", "--dry-run", END);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(mock.n_sysfs + mock.n_aff, 0);
+	assert_nocbs(t, "2-3\n");
+	assert_starts(r.out, "CPU 1: would offload\n"
+			     "CPU 2: would deoffload\n"
+			     "rcu_nocbs (dry run): 2-3 -> 1,3\n");
+	assert_int_equal(count_substr(r.out, "would change (0-3 -> 0)"), 6);
+	run_free(&r);
+	run_verb(&r, cmd_apply, t, true, "apply", "-n", END);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(mock.n_sysfs, 0);
+	assert_contains(r.out, "{\"command\":\"apply\",\"dry_run\":true,"
+			       "\"offload\":{\"list\":\"1,3\",\"source\":\"rcu_nocbs\","
+			       "\"before\":\"2-3\",\"after\":\"1,3\","
+			       "\"cpus\":[{\"cpu\":1,\"result\":\"would-offload\"},"
+			       "{\"cpu\":2,\"result\":\"would-deoffload\"}],"
+			       "\"written\":false,\"result\":\"would-change\"},"
+			       "\"config\":");
+	run_free(&r);
+	tree_rm(t);
+}
+
+static void apply_offload_json(void **state)
+{
+	char *t = tree_copy("k6");
+	struct run r;
+
+	(void)state;
+	tree_write(t, CONF, "offload = 1-3\n");
+	run_verb(&r, cmd_apply, t, true, "apply", END);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(count_substr(r.out, "\n"), 1);
+	assert_contains(r.out, "\"offload\":{\"list\":\"1-3\",\"source\":\"rcu_nocbs\","
+			       "\"before\":\"2-3\",\"after\":\"1-3\","
+			       "\"cpus\":[{\"cpu\":1,\"result\":\"offloaded\"}],"
+			       "\"written\":true,\"result\":\"changed\"},"
+			       "\"config\":");
+	assert_contains(r.out, "\"pin\":null,\"prio\":null}\n");
+	run_free(&r);
+	run_verb(&r, cmd_apply, t, true, "apply", END);
+	assert_contains(r.out, "\"cpus\":[],\"written\":false,\"result\":\"unchanged\"}");
+	run_free(&r);
+	tree_rm(t);
+}
+
+/* Bad values: FILE:LINE, exit 2, nothing written, no kthread touched. */
+static void apply_offload_config_errors(void **state)
+{
+	static const struct {
+		const char *conf;
+		int line;
+		const char *why;
+	} bad[] = {
+		{ "cpus = 0\noffload = 0\n", 2,
+		  "offload: CPU 0: the boot CPU is never a no-CBs CPU (K4)" },
+		{ "offload = 0-3\ncpus = 0\n", 1,
+		  "offload: CPU 0: the boot CPU is never a no-CBs CPU (K4)" },
+		{ "offload = all\n", 1,
+		  "offload: CPU 0: the boot CPU is never a no-CBs CPU (K4)" },
+		{ "offload = 7\n", 1, "offload: CPU 7 is not a possible CPU (0-3)" },
+		{ "offload = 1-3:2\n", 1,
+		  "offload: ':2' needs a group: ':USED/GROUP', e.g. 0-7:1/2 for every second CPU" },
+		{ "offload = garbage\n", 1, "offload: CPU number expected at 'g'" },
+		{ "offload = 1\noffload = 2\n", 2, "duplicate key 'offload' (first on line 1)" },
+		/* the other keys are checked before anything changes too */
+		{ "offload = 1\npolicy = fifo\n", 2, "policy fifo needs priority 1-99" },
+	};
+	char *t = tree_copy("k6");
+	struct run r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		for (int json = 0; json < 2; json++) {
+			mock_reset();
+			tree_write(t, CONF, bad[i].conf);
+			run_verb(&r, cmd_apply, t, json, "apply", END);
+			if (r.rc != 2)
+				fail_msg("'%s': exit %d\n%s", bad[i].conf, r.rc,
+					 r.err);
+			assert_conf_err(&r, t, bad[i].line, bad[i].why);
+			assert_int_equal(r.outlen, 0);
+			assert_int_equal(mock.n_sysfs + mock.n_aff +
+					 mock.n_sched + mock.n_nice, 0);
+			run_free(&r);
+		}
+	}
+	/* a CPU the kernel has no switch for: possible, not present */
+	tree_write(t, "sys/devices/system/cpu/present", "0-2\n");
+	tree_write(t, CONF, "cpus = 0\noffload = 2-3\n");
+	run_verb(&r, cmd_apply, t, false, "apply", END);
+	assert_int_equal(r.rc, 2);
+	assert_conf_err(&r, t, 2, "offload: CPU 3 not present (present: 0-2)");
+	run_free(&r);
+	/* offload and deoffload check the whole file as well */
+	run_verb(&r, cmd_offload, t, false, "offload", "1", END);
+	assert_int_equal(r.rc, 2);
+	assert_conf_err(&r, t, 2, "offload: CPU 3 not present (present: 0-2)");
+	run_free(&r);
+	assert_int_equal(mock.n_sysfs + mock.n_aff, 0);
+	assert_nocbs(t, "2-3\n");
+	tree_rm(t);
+}
+
+/*
+ * The kernel cannot take the list: the reason on one line, named by the
+ * file's line; the kthreads are still pinned; the offload step's status.
+ */
+static void apply_offload_refused(void **state)
+{
+	static const struct {
+		int err, rc;
+		const char *why;
+	} cases[] = {
+		{ EOPNOTSUPP, 3, "offload: the kernel refused (EOPNOTSUPP): it was booted without rcu_nocbs; boot once with bare rcu_nocbs" },
+		{ EBUSY, 1, "offload: the kernel refused no-CBs CPUs '1-3' (EBUSY): no online normal CPU would be left (K3)" },
+		/* not 2: the list passed every check nocbctl knows of */
+		{ EINVAL, 1, "offload: the kernel refused no-CBs CPUs '1-3' (EINVAL)" },
+		{ EIO, 1, "offload: writing '1-3' to " },
+	};
+	char *t = tree_copy("k6");
+	char prefix[4400];
+	struct run r;
+
+	(void)state;
+	snprintf(prefix, sizeof(prefix), "nocbctl: apply: %s/" CONF ":2: ", t);
+	tree_write(t, CONF, "cpus = 0\noffload = 1-3\n");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		mock_reset();
+		mock.sysfs_err = cases[i].err;
+		run_verb(&r, cmd_apply, t, false, "apply", END);
+		if (r.rc != cases[i].rc)
+			fail_msg("errno %d: exit %d, expected %d", cases[i].err,
+				 r.rc, cases[i].rc);
+		assert_int_equal(mock.n_sysfs, 1);
+		assert_starts(r.err, prefix);
+		assert_contains(r.err, cases[i].why);
+		assert_contains(r.err, "; rcu_nocbs still reads '2-3'\n");
+		assert_int_equal(count_substr(r.err, "\n"), 1);
+		/* no offload line on stdout, the pin as usual */
+		assert_starts(r.out, "rcuog/0 ");
+		assert_int_equal(mock.n_aff, 6);
+		run_free(&r);
+	}
+	/* JSON says it failed, and still holds the pin */
+	mock_reset();
+	mock.sysfs_err = EBUSY;
+	run_verb(&r, cmd_apply, t, true, "apply", END);
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.out, "\"offload\":{\"list\":\"1-3\",\"source\":\"rcu_nocbs\","
+			       "\"before\":\"2-3\",\"after\":null,\"cpus\":[],"
+			       "\"written\":false,\"result\":\"failed\"}");
+	assert_contains(r.out, "\"changed\":6");
+	run_free(&r);
+	/* read back another set than written */
+	mock_reset();
+	mock.sysfs_ignore = true;
+	run_verb(&r, cmd_apply, t, false, "apply", END);
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.err, "offload: wrote '1-3' but ");
+	assert_int_equal(mock.n_aff, 6);
+	run_free(&r);
+	/* a thread that cannot be pinned after a good change: exit 1 */
+	mock_reset();
+	mock.fail_pid[0] = 14;
+	mock.fail_err[0] = EPERM;
+	run_verb(&r, cmd_apply, t, false, "apply", END);
+	assert_int_equal(r.rc, 1);
+	assert_nocbs(t, "1-3\n");
+	run_free(&r);
+	tree_rm(t);
+}
+
+/* K3: CPU 0 offline, and the list takes every online CPU. */
+static void apply_offload_k3(void **state)
+{
+	char *t = tree_copy("k6");
+	char want[4600];
+	struct run r;
+
+	(void)state;
+	tree_write(t, "sys/devices/system/cpu/online", "1-3\n");
+	tree_write(t, "sys/devices/system/cpu/offline", "0\n");
+	tree_write(t, CONF, "offload = 1-3\ncpus = 1\n");
+	run_verb(&r, cmd_apply, t, false, "apply", END);
+	assert_int_equal(r.rc, 1);
+	snprintf(want, sizeof(want),
+		 "nocbctl: apply: %s/" CONF ":1: offload: CPU 1: the last online normal CPU; offloading it would leave no online CPU to process callbacks itself (K3)\n",
+		 t);
+	assert_string_equal(r.err, want);
+	assert_int_equal(mock.n_sysfs, 0);
+	assert_nocbs(t, "2-3\n");
+	assert_int_equal(mock.n_aff, 6);	/* pinned all the same */
+	assert_string_equal(mock.aff_cpus[0], "1");
+	run_free(&r);
+	/* one normal online CPU left: fine */
+	mock_reset();
+	tree_write(t, CONF, "offload = 2-3\ncpus = 1\n");
+	run_verb(&r, cmd_apply, t, false, "apply", END);
+	assert_int_equal(r.rc, 0);
+	run_free(&r);
+	tree_rm(t);
+}
+
+/* Missing privilege: exit 4 before anything changes, no JSON. */
+static void apply_offload_needs_write_access(void **state)
+{
+	char *t = tree_copy("k6");
+	struct run r;
+
+	(void)state;
+	mock.have_cap = false;	/* no write access either */
+	tree_write(t, CONF, "offload = 1-3\n");
+	run_verb(&r, cmd_apply, t, true, "apply", END);
+	assert_int_equal(r.rc, 4);
+	assert_contains(r.err, "offload: ");
+	assert_contains(r.err, "rcu_nocbs: Permission denied (run as root)\n");
+	assert_int_equal(r.outlen, 0);
+	run_free(&r);
+	/* with pin or prio, CAP_SYS_NICE is missing first */
+	tree_write(t, CONF, "offload = 1-3\ncpus = 0\n");
+	run_verb(&r, cmd_apply, t, false, "apply", "--dry-run", END);
+	assert_int_equal(r.rc, 4);
+	assert_contains(r.err, "CAP_SYS_NICE");
+	run_free(&r);
+	/* nothing to change needs no write access */
+	tree_write(t, CONF, "offload = 2-3\n");
+	run_verb(&r, cmd_apply, t, false, "apply", END);
+	assert_int_equal(r.rc, 0);
+	run_free(&r);
+	assert_int_equal(mock.n_sysfs + mock.n_aff, 0);
+	assert_nocbs(t, "2-3\n");
+	tree_rm(t);
+}
+
+/*
+ * No K6: apply succeeds when the kernel's no-CBs CPUs are the list
+ * already, and otherwise exits 3 saying what they are and what to boot
+ * with; the kthreads are pinned either way.
+ */
+static void apply_offload_without_k6(void **state)
+{
+	char *t = tree_copy("cpu4");	/* rcudata: 1-3 offloaded */
+	char want[4800];
+	struct run r;
+
+	(void)state;
+	tree_write(t, CONF, "cpus = 0\noffload = 1-3\n");
+	run_verb(&r, cmd_apply, t, false, "apply", END);
+	assert_int_equal(r.rc, 0);
+	assert_starts(r.out, "rcu_nocbs: 1-3 (nothing to change; read from rcudata)\n");
+	assert_int_equal(mock.n_aff, 6);
+	assert_int_equal(r.errlen, 0);
+	run_free(&r);
+	mock_reset();
+	tree_write(t, CONF, "cpus = 0\noffload = 2-3\n");
+	run_verb(&r, cmd_apply, t, false, "apply", END);
+	assert_int_equal(r.rc, 3);
+	snprintf(want, sizeof(want),
+		 "nocbctl: apply: %s/" CONF ":2: offload: /sys/devices/system/cpu/rcu_nocbs is missing: this kernel cannot change no-CBs CPUs at run time (no K6): a nocb series without runtime offload (rcudata, K2, is there); the no-CBs CPUs are 1-3 (rcudata); boot with rcu_nocbs=2-3 instead\n",
+		 t);
+	assert_string_equal(r.err, want);
+	assert_starts(r.out, "rcuog/0 ");
+	assert_int_equal(mock.n_aff, 6);
+	assert_false(tree_exists(t, NOCBS));
+	run_free(&r);
+	run_verb(&r, cmd_apply, t, true, "apply", "--dry-run", END);
+	assert_int_equal(r.rc, 3);
+	assert_contains(r.out, "\"offload\":{\"list\":\"2-3\",\"source\":\"rcudata\","
+			       "\"before\":\"1-3\",\"after\":null,\"cpus\":[],"
+			       "\"written\":false,\"result\":\"failed\"}");
+	run_free(&r);
+	tree_rm(t);
+	/* a stock kernel: what its command line made it */
+	t = tree_copy("norcudata");	/* rcu_nocbs=2-3 nohz_full=3 */
+	mock_reset();
+	tree_write(t, CONF, "offload = 2-3\n");
+	run_verb(&r, cmd_apply, t, false, "apply", END);
+	assert_int_equal(r.rc, 0);
+	assert_starts(r.out, "rcu_nocbs: 2-3 (nothing to change; read from the boot command line)\n");
+	run_free(&r);
+	tree_write(t, CONF, "offload =\n");
+	run_verb(&r, cmd_apply, t, false, "apply", END);
+	assert_int_equal(r.rc, 3);
+	assert_contains(r.err, "a stock kernel (no rcudata either); the no-CBs CPUs are 2-3 (the boot command line); boot with neither rcu_nocbs= nor nohz_full= instead\n");
+	run_free(&r);
+	/* no way to tell: no rcudata and no /proc/cmdline */
+	tree_rm(t);
+	t = tree_copy("norcudata");
+	snprintf(want, sizeof(want), "%s/proc/cmdline", t);
+	assert_int_equal(remove(want), 0);
+	tree_write(t, CONF, "offload = 2-3\n");
+	run_verb(&r, cmd_apply, t, false, "apply", END);
+	assert_int_equal(r.rc, 3);
+	assert_contains(r.err, "; which CPUs are no-CBs CPUs is not known; boot with rcu_nocbs=2-3 instead\n");
+	run_free(&r);
+	assert_int_equal(mock.n_sysfs, 0);
+	tree_rm(t);
+}
+
 int run_offload_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -527,6 +938,15 @@ int run_offload_tests(void)
 		cmocka_unit_test_setup(locked_while_writing, setup),
 		cmocka_unit_test_setup(list_longer_than_a_page, setup),
 		cmocka_unit_test_setup(status_shows_the_change, setup),
+		cmocka_unit_test_setup(apply_sets_the_offload_list, setup),
+		cmocka_unit_test_setup(apply_leaves_offload_alone, setup),
+		cmocka_unit_test_setup(apply_offload_dry_run, setup),
+		cmocka_unit_test_setup(apply_offload_json, setup),
+		cmocka_unit_test_setup(apply_offload_config_errors, setup),
+		cmocka_unit_test_setup(apply_offload_refused, setup),
+		cmocka_unit_test_setup(apply_offload_k3, setup),
+		cmocka_unit_test_setup(apply_offload_needs_write_access, setup),
+		cmocka_unit_test_setup(apply_offload_without_k6, setup),
 	};
 
 	return cmocka_run_group_tests_name("offload", tests, NULL, NULL);
