@@ -22,7 +22,10 @@ check_eq "nocbctl-apply.service result" "success" \
 	"$(unit_prop nocbctl-apply.service Result)"
 check_eq "nocbctl-apply.service exit status" "0" \
 	"$(unit_prop nocbctl-apply.service ExecMainStatus)"
-apply_done=$(unit_prop nocbctl-apply.service InactiveEnterTimestampMonotonic)
+# RemainAfterExit=yes: it stays "active (exited)" (for systemctl reload)
+check_eq "nocbctl-apply.service active (exited)" "active exited" \
+	"$(unit_prop nocbctl-apply.service ActiveState) $(unit_prop nocbctl-apply.service SubState)"
+apply_done=$(unit_prop nocbctl-apply.service ExecMainExitTimestampMonotonic)
 mu_up=$(unit_prop multi-user.target ActiveEnterTimestampMonotonic)
 note "apply finished at ${apply_done}us, multi-user.target reached at ${mu_up}us (monotonic)"
 check "nocbctl-apply.service finished before multi-user.target" \
