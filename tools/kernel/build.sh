@@ -5,8 +5,8 @@
 # tree in build/KVER/kernel-obj with ccache.  Every step is skipped when its
 # inputs are unchanged, so a no-change rebuild compiles nothing.
 # KVER=6.1 (default) or another folder of kernel-patches/.  The config is
-# x86_64_defconfig + kvm_guest.config + kernel-patches/common.config + the
-# series' own nocb.config; FLAVOR=NAME merges kernel-patches/NAME.config
+# allnoconfig with kernel-patches/common.config and the series' own
+# nocb.config forced on; FLAVOR=NAME merges kernel-patches/NAME.config
 # last and builds in build/KVER/kernel-obj-NAME (same tree, same ccache).
 set -euo pipefail
 
@@ -90,11 +90,12 @@ fi
 mkdir -p "$obj"
 cfg_id=$( { sha256sum "${fragments[@]}"; echo "$series_id"; } | sha256sum | cut -c1-16)
 if [ "$(cat "$obj/.nocb-config-id" 2>/dev/null)" != "$cfg_id" ] || [ ! -f "$obj/.config" ]; then
-	log "configuring (x86_64_defconfig + kvm_guest.config + ${fragments[*]##*/})"
-	make -s -C "$src" O="$obj" x86_64_defconfig >/dev/null
-	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" .config \
-		"$src/kernel/configs/kvm_guest.config" "${fragments[@]}" >/dev/null)
-	make -s -C "$src" O="$obj" olddefconfig >/dev/null
+	log "configuring (allnoconfig + ${fragments[*]##*/})"
+	# The fragments merged (a later line overrides an earlier one) are
+	# forced on an allnoconfig: nothing is built that no line asks for.
+	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "${fragments[@]}" >/dev/null)
+	mv "$obj/.config" "$obj/nocb.allconfig"
+	make -s -C "$src" O="$obj" KCONFIG_ALLCONFIG="$obj/nocb.allconfig" allnoconfig >/dev/null
 	# Say so when a fragment line did not stick (a dependency is missing).
 	while IFS= read -r line; do
 		case "$line" in
