@@ -24,7 +24,7 @@ KVM        ?= 0
 
 .PHONY: help all kernel image stage deb qemu check test guest-test check-patches \
 	export-patches bisect-build install clean fuzz reliability torture \
-	hotplug-stress bench test-debug test-kcsan test-nodebugfs test-flavors
+	hotplug-stress bench test-debug test-kcsan test-nodebugfs test-flavors test-full
 
 help:
 	@echo "make qemu      build kernel + image, boot it (CMDLINE='$(CMDLINE)' SMP=$(SMP) KVM=0|1)"
@@ -32,6 +32,7 @@ help:
 	@echo "make kernel    patched guest kernel in build/$(KVER)/kernel-obj (KVER=$(KVER); ccache in /var/cache/nocb)"
 	@echo "make kernel FLAVOR=debug   the same with lockdep, PROVE_RCU, KASAN, ... in build/$(KVER)/kernel-obj-debug"
 	@echo "make test-debug / test-kcsan / test-nodebugfs   the longer flavor tiers (test-flavors: all three)"
+	@echo "make test-full make test, reliability, the flavor tiers and the benchmark (hours)"
 	@echo "make image     Debian bookworm guest image in build/image"
 	@echo "make deb       nocbctl Debian package in build/deb (lintian-clean)"
 	@echo "make check     unit tests only (no VM)"
@@ -167,6 +168,11 @@ test-nodebugfs: image
 	@tools/deps.sh qemu
 	@NOCB_KVERS="$(KVERS)" NOCB_FLAVOR=nodebugfs tools/run-tests --guest tools/nocbctl/tests/guest/no-debugfs.sh
 test-flavors: test-nodebugfs test-debug test-kcsan
+
+# The whole proof, hours long: make test, the reliability tier (30-minute
+# rcutorture, the 1000-step hotplug stress, 10M fuzz executions), the
+# flavor tiers and the full benchmark, in that order.
+test-full: test reliability test-flavors bench
 
 bench: kernel image
 	@tools/deps.sh qemu
