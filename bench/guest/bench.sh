@@ -2,9 +2,10 @@
 # nocb-guest: cmdline="" smp=2 timeout=900
 # Guest side of bench/run: one boot of the benchmark matrix.  Parameters come
 # from $NOCB_OUT/params.env (written by the host driver before the boot):
-#   BENCH_BOOT     normal|offloaded (what the kernel command line set up)
-#   BENCH_CONFIGS  configurations to measure in this boot (A | C B D E ...)
-#   BENCH_RATES    callback rates per second (A, B, C are measured per rate)
+#   BENCH_BOOT     normal|offloaded|runtime (what the kernel command line set
+#                  up; runtime: bare rcu_nocbs, N switched by nocbctl in G)
+#   BENCH_CONFIGS  configurations to measure in this boot (A | C B D E | F G)
+#   BENCH_RATES    callback rates per second (A, B, C, F, G are measured per rate)
 #   BENCH_DUR      seconds per tool (osnoise, then cyclictest)
 #   BENCH_WORK_NS  busy work per callback (cbload work_ns=)
 #   BENCH_CPU      measured CPU N (the load and the instruments run there)
@@ -52,6 +53,15 @@ taskset -pc "$BENCH_HK" $$ >/dev/null
 	dmesg | grep -E 'Offload RCU|rcu_nocb|no-CBs|nohz' | sed 's/^/dmesg: /'
 } > "$NOCB_OUT/guest-info.txt"
 
+# Runtime boot: what the switch starts from and the configuration nocbctl
+# re-pins by.
+if [ "$BENCH_BOOT" = runtime ]; then
+	{
+		echo "rcu_nocbs_file_at_start: $(cat /sys/devices/system/cpu/rcu_nocbs 2>&1)"
+		sed 's/^/nocbctl.conf: /' /etc/nocbctl.conf 2>&1
+	} > "$NOCB_OUT/runtime-info.txt"
+fi
+
 rcuo_pids() { for p in /proc/[0-9]*; do c=$(cat $p/comm 2>/dev/null) && case $c in rcuog/*|rcuop/*) echo "${p#/proc/} $c" ;; esac; done; }
 # The kernel's own placement of the offload kthreads, before anyone pins them.
 rcuo_pids | while read -r pid comm; do echo "$pid $comm $(taskset -pc "$pid" | sed 's/.*: //')"; done > "$NOCB_OUT/rcuo-affinity-boot.txt"
@@ -73,6 +83,34 @@ unpin() {
 	rcuo_pids | while read -r pid comm; do taskset -pc "$all" "$pid" >/dev/null 2>&1; done
 }
 affinity() { rcuo_pids | while read -r pid comm; do echo "$pid $comm $(taskset -pc "$pid" | sed 's/.*: //') last_cpu=$(awk '{print $39}' /proc/$pid/stat)"; done; }
+
+# G: nocbctl offload|deoffload N, timed in µs (the switch may take
+# milliseconds; /proc/uptime has 10 ms steps).  bash's EPOCHREALTIME needs
+# no fork, so a `date` start-up does not count as switch time.  nocbctl
+# re-pins the offload kthreads per /etc/nocbctl.conf after the change.
+switch() { # offload|deoffload DIR
+	local t0 t1 us r=0
+	t0=${EPOCHREALTIME//[!0-9]/}
+	nocbctl "$1" "$N" > "$2/$1.txt" 2>&1 || r=$?
+	t1=${EPOCHREALTIME//[!0-9]/}
+	us=$((t1 - t0))
+	printf '%s_s=%d.%06d %s_rc=%d\n' "$1" $((us / 1000000)) $((us % 1000000)) "$1" $r >> "$2/meta"
+	log "nocbctl $1 $N: exit $r, $us us"
+	return $r
+}
+# F/G: CPU N's rcudata flags in the snapshots must say normal (F) or
+# offloaded (G), or the measurement did not measure what it is named.
+flags_ok() { # CFG DIR
+	local s f all= bad=0
+	for s in before mid after; do
+		if [ ! -f "$2/rcudata.$s" ]; then all="$all${all:+,}-" bad=1; continue; fi
+		f=$(awk -v n="$N" '{ c = $1; sub(/[^0-9].*/, "", c); if (c == n) { sub(/^[0-9]+/, "", $1); print $1 } }' "$2/rcudata.$s")
+		all="$all${all:+,}$N$f"
+		case $1:$f in G:*N*|F:) ;; *) bad=1 ;; esac
+	done
+	echo "rcudata_cpu=$all" >> "$2/meta"
+	[ $bad = 0 ]
+}
 
 snap() { # DIR SUFFIX
 	{ echo "uptime $(up)"; cat /proc/softirqs; } > "$1/softirqs.$2"
@@ -135,29 +173,42 @@ measure() { # CFG RATE
 	echo "pin_method=${pin_method:-none}" > "$d/meta"
 	affinity > "$d/rcuo-affinity.txt"
 	case $cfg in
-	A|B|C) insmod "$ko" cpus=$N rate=$rate work_ns=$BENCH_WORK_NS || rc=1 ;;
+	A|B|C|F|G) insmod "$ko" cpus=$N rate=$rate work_ns=$BENCH_WORK_NS || rc=1 ;;
 	D) insmod "$ko" cpus=$N rate=$rate work_ns=$BENCH_WORK_NS queue=0 || rc=1 ;;
 	E) ;;
 	esac
+	# G: switch N with the flood built up (one warm-up), then warm up again.
+	# A failed switch is a failed measurement: its instruments are skipped.
+	local skip=0
+	if [ $cfg = G ]; then
+		sleep "$BENCH_WARMUP"
+		switch offload "$d" || rc=1 skip=1
+		affinity > "$d/rcuo-affinity.offloaded.txt"
+	fi
 	sleep "$BENCH_WARMUP"
-	snap "$d" before
-	# Peak ql on N: sample rcudata on the housekeeping CPU every 0.2 s.
-	(while :; do grep -E "^ *$N[!N]* " $rcudata; sleep 0.2; done) > "$d/ql.samples" &
-	qlpid=$!
-	ev_start
-	taskset -c "$BENCH_HK" rtla osnoise top -c "$N" -d "${BENCH_DUR}s" -q > "$d/osnoise.txt" 2> "$d/osnoise.err" || rc=1
-	ev_stop "$d"
-	snap "$d" mid
-	taskset -c "$BENCH_HK" cyclictest -m -q -t 1 -a "$N" -p 95 -i 1000 -D "$BENCH_DUR" -h "$BENCH_HIST" \
-		> "$d/cyclictest.txt" 2> "$d/cyclictest.err" || rc=1
-	snap "$d" after
-	kill $qlpid; wait $qlpid 2>/dev/null
+	if [ $skip = 0 ]; then
+		snap "$d" before
+		# Peak ql on N: sample rcudata on the housekeeping CPU every 0.2 s.
+		(while :; do grep -E "^ *$N[!N]* " $rcudata; sleep 0.2; done) > "$d/ql.samples" &
+		qlpid=$!
+		ev_start
+		taskset -c "$BENCH_HK" rtla osnoise top -c "$N" -d "${BENCH_DUR}s" -q > "$d/osnoise.txt" 2> "$d/osnoise.err" || rc=1
+		ev_stop "$d"
+		snap "$d" mid
+		taskset -c "$BENCH_HK" cyclictest -m -q -t 1 -a "$N" -p 95 -i 1000 -D "$BENCH_DUR" -h "$BENCH_HIST" \
+			> "$d/cyclictest.txt" 2> "$d/cyclictest.err" || rc=1
+		snap "$d" after
+		kill $qlpid; wait $qlpid 2>/dev/null
+	fi
 	affinity > "$d/rcuo-affinity.after.txt"
-	case $cfg in A|B|C|D)
+	case $cfg in A|B|C|D|F|G)
 		local t0; t0=$(up)
 		rmmod cbload || rc=1
 		echo "rmmod_s $(awk -v a="$t0" -v b="$(up)" 'BEGIN { printf "%.2f", b - a }')" >> "$d/meta" ;;
 	esac
+	# Back to normal without the flood, so the next rate's F starts normal.
+	[ $cfg = G ] && { switch deoffload "$d" || rc=1; }
+	case $cfg in F|G) flags_ok $cfg "$d" || { rc=1; log "$cfg: CPU $N rcudata flags not as expected: $(grep rcudata_cpu "$d/meta")"; } ;; esac
 	echo "cfg=$cfg rate=$rate rep=$BENCH_REP boot=$BENCH_BOOT dur=$BENCH_DUR work_ns=$BENCH_WORK_NS cpu=$N rc=$rc" >> "$d/meta"
 	cp -r "$d" "$NOCB_OUT/m/" && rm -rf "$d"
 	log "$cfg rate=$rate rep=$BENCH_REP done at $(up)s rc=$rc"
@@ -169,11 +220,11 @@ sleep 2
 fails=0
 has() { case " $BENCH_CONFIGS " in *" $1 "*) ;; *) return 1 ;; esac; }
 # Interleaved: per rate the loaded configurations in the order given (C
-# before B keeps the kernel's own kthread placement untouched until B pins),
-# then the floor and idle.
+# before B keeps the kernel's own kthread placement untouched until B pins;
+# F before G, which switches N and back), then the floor and idle.
 for rate in $BENCH_RATES; do
 	for cfg in $BENCH_CONFIGS; do
-		case $cfg in A|B|C) measure "$cfg" "$rate" || fails=$((fails + 1)) ;; esac
+		case $cfg in A|B|C|F|G) measure "$cfg" "$rate" || fails=$((fails + 1)) ;; esac
 	done
 done
 has D && { measure D 0 || fails=$((fails + 1)); }
