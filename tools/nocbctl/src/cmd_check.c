@@ -656,6 +656,18 @@ static void check_config(struct chk *c, const char *config_path)
 		free(l);
 	}
 	free(fix);
+	/* offload = is optional; when given, apply makes it the no-CBs set. */
+	if (cfg.line[CFG_OFFLOAD] && !cpulist_equal(&cfg.offload, &p->isolate)) {
+		char *l = L(c, &cfg.offload);
+
+		fix = S(c, "set offload = %s in %s and run nocbctl apply",
+			p->iso, path);
+		mismatch(c, "nocbctl.conf", fix,
+			 "%s:%d: offload = %s is not the isolated CPUs %s", path,
+			 cfg.line[CFG_OFFLOAD], l, p->iso);
+		free(l);
+		free(fix);
+	}
 }
 
 static void print(struct chk *c)

@@ -490,8 +490,10 @@ static void print_text(FILE *o, const struct plan *p)
 	if (!p->poll)
 		fprintf(o, "  (rcu_nocb_poll is left out: --poll adds it)\n");
 	fprintf(o, "\n%s:\n  cpus = %s\n"
-		   "      the offload kthreads run on the housekeeping CPUs; nocbctl apply sets them at boot and whenever a CPU comes online\n",
-		PLAN_CONFIG_FILE, p->hk);
+		   "      the offload kthreads run on the housekeeping CPUs; nocbctl apply sets them at boot and whenever a CPU comes online\n"
+		   "  offload = %s\n"
+		   "      the no-CBs CPUs: a kernel with runtime offload (/sys/devices/system/cpu/rcu_nocbs) gets them from nocbctl apply, also when booted with bare rcu_nocbs; rcu_nocbs= above does it at boot on any kernel\n",
+		PLAN_CONFIG_FILE, p->hk, p->iso);
 	fprintf(o, "\n%s:\n  [Manager]\n  CPUAffinity=%s\n"
 		   "      PID 1 and every service it starts run on the housekeeping CPUs (takes effect at the next boot or systemctl daemon-reexec)\n",
 		PLAN_SYSTEMD_FILE, p->hk);
@@ -550,6 +552,7 @@ static void print_json(FILE *o, const struct plan *p)
 	json_obj_begin(&j);
 	json_kstr(&j, "file", PLAN_CONFIG_FILE);
 	json_kstr(&j, "cpus", p->hk);
+	json_kstr(&j, "offload", p->iso);
 	json_obj_end(&j);
 	json_key(&j, "systemd");
 	json_obj_begin(&j);

@@ -73,6 +73,7 @@ static void plan_text(void **state)
 	assert_contains(r.out, "implies rcu_nocbs=2-3");
 	assert_contains(r.out, "nohz_full= implies it");
 	assert_contains(r.out, "/etc/nocbctl.conf:\n  cpus = 0-1\n");
+	assert_contains(r.out, "\n  offload = 2-3\n");
 	assert_contains(r.out, "  [Manager]\n  CPUAffinity=0-1\n");
 	assert_contains(r.out, "taskset -pc 0-1 \"$p\"");
 	/* housekeeping is the complement: the kernel sets the wq mask */
@@ -119,7 +120,7 @@ static void plan_grub_and_json(void **state)
 	assert_contains(r.out, "\"cmdline\":\"" PLAN_CMDLINE "\"");
 	assert_contains(r.out, "{\"name\":\"rcu_nocbs\",\"word\":\"rcu_nocbs=2-3\"");
 	assert_contains(r.out, "\"implied_by\":\"nohz_full\"}");
-	assert_contains(r.out, "\"config\":{\"file\":\"/etc/nocbctl.conf\",\"cpus\":\"0-1\"}");
+	assert_contains(r.out, "\"config\":{\"file\":\"/etc/nocbctl.conf\",\"cpus\":\"0-1\",\"offload\":\"2-3\"}");
 	assert_contains(r.out, "\"CPUAffinity\":\"0-1\"");
 	run_free(&r);
 	run_verb(&r, cmd_plan, fx("plan4"), true, "plan", "--isolate=2-3", END);
@@ -480,6 +481,15 @@ static void check_wq_systemd_config(void **state)
 	assert_int_equal(r.rc, 1);
 	assert_contains(r.out, "mismatch: nocbctl.conf: ");
 	assert_contains(r.out, "/etc/nocbctl.conf:2: rcuop.cpus = 0-2 is not only housekeeping CPUs 0-1");
+	assert_int_equal(count_substr(r.out, "mismatch:"), 1);
+	run_free(&r);
+	/* offload = is optional, but when given it must be the isolated CPUs */
+	check_changed(&r, "etc/nocbctl.conf", "cpus = 0-1\noffload = 2-3\n", NULL);
+	assert_int_equal(r.rc, 0);
+	run_free(&r);
+	check_changed(&r, "etc/nocbctl.conf", "cpus = 0-1\noffload = 3\n", NULL);
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.out, "/etc/nocbctl.conf:2: offload = 3 is not the isolated CPUs 2-3; fix: set offload = 2-3 in ");
 	assert_int_equal(count_substr(r.out, "mismatch:"), 1);
 	run_free(&r);
 	check_changed(&r, "etc/nocbctl.conf", "policy = other\n", NULL);
