@@ -42,8 +42,8 @@ help:
 	@echo "make bisect-build    build the kernel at every step of the series"
 	@echo "make fuzz [FUZZ_SECONDS=20]   nocbctl's libFuzzer harnesses"
 	@echo "make torture [MINUTES=3]      rcutorture in a guest (hotplug + offload toggling)"
-	@echo "make hotplug-stress           1000 random CPU offline/online steps under load"
-	@echo "make reliability             all of tests/reliability, incl. 10M fuzz executions"
+	@echo "make hotplug-stress           1000 random CPU offline/online and offload/de-offload steps under load (KVER=)"
+	@echo "make reliability             all of tests/reliability, the stress and 30 min rcutorture on each kernel, 10M fuzz executions"
 	@echo "make bench                   callback-jitter benchmark (bench/README.md)"
 
 all: kernel image
@@ -119,13 +119,19 @@ torture: kernel image
 
 hotplug-stress: kernel image
 	@tools/deps.sh qemu
-	tools/vm/run-guest-test tests/reliability/hotplug-stress.sh
+	KVER=$(KVER) tools/vm/run-guest-test tests/reliability/hotplug-stress.sh
 
-reliability: kernel image
+# Every test of tests/reliability/ on the first kernel (most need 6.1's
+# cpu0_hotplug); the 1000-step stress and 30 minutes of rcutorture on each.
+reliability: image
+	@for k in $(KVERS); do $(MAKE) -s kernel KVER=$$k || exit 1; done
 	@tools/deps.sh tools qemu
-	tools/run-tests --guest $$(grep -l '^# nocb-guest:' tests/reliability/*.sh)
-	tests/reliability/run-rcutorture 30
-	tests/reliability/run-fuzz
+	@rc=0; first=$(firstword $(KVERS)); \
+	NOCB_KVERS=$$first tools/run-tests --guest $$(grep -l '^# nocb-guest:' tests/reliability/*.sh) || rc=1; \
+	for k in $(filter-out $(firstword $(KVERS)),$(KVERS)); do \
+		KVER=$$k tools/vm/run-guest-test tests/reliability/hotplug-stress.sh || rc=1; done; \
+	for k in $(KVERS); do KVER=$$k tests/reliability/run-rcutorture 30 || rc=1; done; \
+	tests/reliability/run-fuzz || rc=1; exit $$rc
 
 # The flavor tiers: each series (KVERS) rebuilt with a debug config
 # (kernel-patches/FLAVOR.config, own object folder, shared ccache) and its

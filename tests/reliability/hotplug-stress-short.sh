@@ -1,6 +1,7 @@
 #!/bin/bash
 # nocb-guest: cmdline="cpu0_hotplug rcu_nocbs=2-3" smp=4 cpu=intel timeout=900
-# Hotplug stress, 100 random offline/online steps under callback load, for
+# Hotplug stress, 100 random steps of CPU offline/online and runtime
+# offload/de-offload (K6) under callback load, for
 # CI (see hotplug-stress.body).
 . "$NOCB_SRC/tools/vm/guest-lib.sh"
 STEPS=100

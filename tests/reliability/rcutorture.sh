@@ -1,7 +1,7 @@
 #!/bin/bash
 # nocb-guest: cmdline="rcu_nocbs=1-3 cpu0_hotplug" smp=4 cpu=intel timeout=600
 # rcutorture (module of the patched kernel) with offloaded CPUs 1-3, CPU
-# hotplug of every CPU incl. CPU 0 (onoff_interval) and runtime offload
+# hotplug of every CPU, CPU 0 included on 6.1 (onoff_interval), and runtime offload
 # toggling (nocbs_nthreads/nocbs_toggle) for nocb.torture_minutes=N minutes
 # of guest time (kernel command line; default 3), then rmmod.
 #
@@ -19,7 +19,14 @@ log=$NOCB_OUT/rcutorture-dmesg.txt
 note "rcutorture for $minutes min ($secs s) of guest time; $(nproc) CPUs; rcudata:"
 sed 's/^/#   /' /sys/kernel/debug/rcu/rcudata
 
-check "CPU 0 is hot-removable (cpu0_hotplug)" test -w /sys/devices/system/cpu/cpu0/online
+# 6.1 with cpu0_hotplug can take CPU 0 offline, so K3's refusal of the
+# last normal CPU happens and rcutorture must forgive it; 6.12 on x86
+# cannot (since 6.5), so there every offline attempt must succeed, and
+# its offload toggling switches offline CPUs only (the others fail with
+# "Cannot CB-offload online CPU", which rcutorture ignores).
+case "$(uname -r)" in
+6.1.*) check "CPU 0 is hot-removable (cpu0_hotplug)" test -w /sys/devices/system/cpu/cpu0/online ;;
+esac
 check "torture.ko and rcutorture.ko are built" test -f "$kobj/kernel/torture.ko" -a -f "$kobj/kernel/rcu/rcutorture.ko"
 # The ring buffer (LOG_BUF_SHIFT=18, 256 KiB) cannot hold a long verbose
 # run: follow the kernel log into a file from the start instead.
