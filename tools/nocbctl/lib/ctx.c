@@ -262,6 +262,17 @@ void nocb_err(const struct nocb_ctx *ctx, const char *what, const char *fmt,
 	fputc('\n', ctx->err);
 }
 
+const char *nocb_access_hint(int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err == EACCES || err == EPERM)
+		return " (run as root)";
+	if (err == EROFS)
+		return " (sysfs is mounted read-only here, as in a container: run it on the host)";
+	return "";
+}
+
 int nocb_require_cap(const struct nocb_ctx *ctx, const char *verb, int cap,
 		     const char *capname)
 {

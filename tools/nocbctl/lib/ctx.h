@@ -86,6 +86,13 @@ int nocb_write_file_atomic(const char *path, const char *buf, size_t len);
 void nocb_err(const struct nocb_ctx *ctx, const char *what,
 	      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/*
+ * What to tell the user after a failed write of errno err: " (run as
+ * root)" for EACCES/EPERM, a read-only /sys (a container) for EROFS,
+ * "" otherwise.
+ */
+const char *nocb_access_hint(int err);
+
 /* Check a capability; on failure prints the error and returns exit 4. */
 int nocb_require_cap(const struct nocb_ctx *ctx, const char *verb, int cap,
 		     const char *capname);

@@ -449,8 +449,8 @@ static enum step plan(struct hp *h, bool force)
 			r = ctx->ops->may_write(path);
 		if (r) {
 			nocb_err(ctx, "hotplug-check",
-				 "cannot write CPU %d's online file: %s (run as root)",
-				 cpu, strerror(-r));
+				 "cannot write CPU %d's online file: %s%s",
+				 cpu, strerror(-r), nocb_access_hint(r));
 			h->why = "no write access to cpuN/online";
 			h->ret = NOCB_EXIT_PRIV;
 			return STEP_REPORT;

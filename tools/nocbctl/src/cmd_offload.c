@@ -199,8 +199,7 @@ static int check_access(const struct nocbs_change *c)
 	if (!r)
 		return 0;
 	nocb_err(c->ctx, c->verb, "%s: %s%s", c->path, strerror(-r),
-		 r == -EACCES || r == -EPERM || r == -EROFS ?
-		 " (run as root)" : "");
+		 nocb_access_hint(r));
 	return r == -EACCES || r == -EPERM || r == -EROFS ?
 	       NOCB_EXIT_PRIV : NOCB_EXIT_FAIL;
 }
@@ -246,8 +245,9 @@ static int write_failed(const struct nocbs_change *c, int e, const char *list)
 		return NOCB_EXIT_FAIL;
 	case EPERM:
 	case EACCES:
-		nocb_err(c->ctx, c->verb, "%s: %s (run as root)%s", c->path,
-			 strerror(e), tail);
+	case EROFS:
+		nocb_err(c->ctx, c->verb, "%s: %s%s%s", c->path,
+			 strerror(e), nocb_access_hint(e), tail);
 		return NOCB_EXIT_PRIV;
 	default:
 		nocb_err(c->ctx, c->verb, "writing '%s' to %s: %s%s", list,

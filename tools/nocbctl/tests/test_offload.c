@@ -271,6 +271,8 @@ static void kernel_errno_to_exit_code(void **state)
 		{ EBUSY, 1, "(EBUSY): no online normal CPU would be left (K3)" },
 		{ EPERM, 4, "Operation not permitted (run as root)" },
 		{ EACCES, 4, "Permission denied (run as root)" },
+		/* root in a container: being root is not the answer */
+		{ EROFS, 4, "Read-only file system (sysfs is mounted read-only here" },
 		{ EIO, 1, "writing '1-3' to " },
 	};
 	char *t = tree_copy("k6");

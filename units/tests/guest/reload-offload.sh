@@ -13,16 +13,6 @@
 source "$NOCB_SRC/tools/vm/guest-lib.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/common.bash"
 
-# common.bash's rcuo_threads forks a cat per process: seconds per call
-# under TCG, and the checks below call it often. The same, with read.
-rcuo_threads() {
-	local d comm
-	for d in /proc/[0-9]*; do
-		read -r comm 2>/dev/null < "$d/comm" || continue
-		[[ $comm =~ ^rcuo(g|p|s)/[0-9]+$ ]] && echo "${d#/proc/} $comm"
-	done
-}
-
 F=/sys/devices/system/cpu/rcu_nocbs
 U=nocbctl-apply.service
 nocbs() { cat "$F"; }
