@@ -123,15 +123,17 @@ hotplug-stress: kernel image
 
 # Every test of tests/reliability/ on the first kernel (most need 6.1's
 # cpu0_hotplug); the 1000-step stress and 30 minutes of rcutorture on each.
+# Two lanes, one guest per host core: rcutorture of each kernel in one,
+# the other kernels' stress and the fuzzing in the other.
 reliability: image
 	@for k in $(KVERS); do $(MAKE) -s kernel KVER=$$k || exit 1; done
 	@tools/deps.sh tools qemu
 	@rc=0; first=$(firstword $(KVERS)); \
 	NOCB_KVERS=$$first tools/run-tests --guest $$(grep -l '^# nocb-guest:' tests/reliability/*.sh) || rc=1; \
+	( for k in $(KVERS); do KVER=$$k tests/reliability/run-rcutorture 30 || exit 1; done ) & torture=$$!; \
 	for k in $(filter-out $(firstword $(KVERS)),$(KVERS)); do \
 		KVER=$$k tools/vm/run-guest-test tests/reliability/hotplug-stress.sh || rc=1; done; \
-	for k in $(KVERS); do KVER=$$k tests/reliability/run-rcutorture 30 || rc=1; done; \
-	tests/reliability/run-fuzz || rc=1; exit $$rc
+	tests/reliability/run-fuzz || rc=1; wait $$torture || rc=1; exit $$rc
 
 # The flavor tiers: each series (KVERS) rebuilt with a debug config
 # (kernel-patches/FLAVOR.config, own object folder, shared ccache) and its
