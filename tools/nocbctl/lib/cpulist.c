@@ -298,6 +298,20 @@ static int check_region(struct cur *c, const struct region *r)
 	return 0;
 }
 
+/* Set n CPUs from first on, a word at a time: "0-4095" is 64 stores. */
+static void set_range(struct cpulist *out, unsigned int first, unsigned int n)
+{
+	while (n && first < NOCB_MAX_CPUS) {
+		unsigned int b = first % 64, k = 64 - b < n ? 64 - b : n;
+		uint64_t m = k == 64 ? ~UINT64_C(0) :
+			     ((UINT64_C(1) << k) - 1) << b;
+
+		out->bits[first / 64] |= m;
+		first += k;
+		n -= k;
+	}
+}
+
 static void set_region(struct cpulist *out, const struct region *r)
 {
 	/* s may wrap for a group near UINT_MAX, as in the kernel */
@@ -305,8 +319,7 @@ static void set_region(struct cpulist *out, const struct region *r)
 		unsigned int n = r->end - s + 1 < r->used ?
 				 r->end - s + 1 : r->used;
 
-		for (unsigned int i = 0; i < n; i++)
-			cpulist_set(out, (int)(s + i));
+		set_range(out, s, n);
 	}
 }
 
@@ -349,6 +362,20 @@ int cpulist_parse_str(const char *s, int nbits, struct cpulist *out,
 	return cpulist_parse(s, strlen(s), nbits, out, err, errlen);
 }
 
+/* The last CPU of the run of set CPUs that starts at cpu, a word at a time. */
+static int run_end(const struct cpulist *s, int cpu)
+{
+	while (cpu < NOCB_MAX_CPUS) {
+		/* the first clear bit at or after cpu in its word, if any */
+		uint64_t w = ~s->bits[cpu / 64] >> (cpu % 64);
+
+		if (w)
+			return cpu + __builtin_ctzll(w) - 1;
+		cpu = (cpu | 63) + 1;
+	}
+	return NOCB_MAX_CPUS - 1;
+}
+
 size_t cpulist_format(const struct cpulist *s, char *buf, size_t len)
 {
 	size_t n = 0;
@@ -357,12 +384,10 @@ size_t cpulist_format(const struct cpulist *s, char *buf, size_t len)
 	if (buf && len)
 		buf[0] = '\0';
 	while (cpu >= 0) {
-		int end = cpu;
+		int end = run_end(s, cpu);
 		char tmp[32];
 		int w;
 
-		while (cpulist_test(s, end + 1))
-			end++;
 		if (end == cpu)
 			w = snprintf(tmp, sizeof(tmp), "%s%d", n ? "," : "",
 				     cpu);
