@@ -58,7 +58,7 @@ taskset -pc "$BENCH_HK" $$ >/dev/null
 if [ "$BENCH_BOOT" = runtime ]; then
 	{
 		echo "rcu_nocbs_file_at_start: $(cat /sys/devices/system/cpu/rcu_nocbs 2>&1)"
-		sed 's/^/nocbctl.conf: /' /etc/nocbctl.conf 2>&1
+		sed -n '/^[[:space:]]*[^#[:space:]]/s/^/nocbctl.conf: /p' /etc/nocbctl.conf 2>&1
 	} > "$NOCB_OUT/runtime-info.txt"
 fi
 
