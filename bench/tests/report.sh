@@ -62,5 +62,26 @@ check "bad folder: exit 2 ($rc)" test $rc -eq 2
 check "bad folder: one-line error ($err)" test "$(wc -l <<<"$err")" -eq 1
 check "bad folder: nothing written" test ! -e "$tmp/none"
 
+# two kernels in one run: the same boots as 6.1 and 6.12 (BENCH_KERNEL),
+# with 6.12's A noise at 10k/s doubled, so its B/A noise is half of 6.1's
+mkdir -p "$tmp/k/boots" && cp "$fx/host-info.txt" "$tmp/k/"
+for k in 6.1 6.12; do
+	for b in normal offloaded; do
+		cp -r "$fx/boots/tcg-$b-r1" "$tmp/k/boots/tcg-$b-$k-r1"
+		echo "BENCH_KERNEL=$k" >> "$tmp/k/boots/tcg-$b-$k-r1/params.env"
+	done
+done
+a10=$tmp/k/boots/tcg-normal-6.12-r1/m/A-10000-r1/osnoise.txt
+awk '$1 == "1" && $2 ~ /^#/ { $4 = 2 * $4 } { print }' "$a10" > "$a10.new" && mv "$a10.new" "$a10"
+python3 "$top/bench/report" "$tmp/k" >/dev/null 2>&1
+sed 's/\xe2\x80\xaf//g' "$tmp/k/report.md" > "$tmp/k.txt"
+check "two kernels: one section per kernel" test "$(grep -cE '^## Variant `tcg 6\.(1|12)`' "$tmp/k.txt")" -eq 2
+check "two kernels: one goals table, a column each" grep -qE '^\| goal \| rate/s \| `6\.1` \| `6\.12` \|$' "$tmp/k.txt"
+check "one kernel: no goals-by-kernel table" test "$(grep -c 'Goals by kernel' "$tmp/report.txt")" -eq 0
+ba() { sed -n "s/^| B\/A total noise (≤ 0.05) | 10000 | \([0-9.]*\) [^|]* | \([0-9.]*\) .*/\\$1/p" "$tmp/k.txt"; }
+b61=$(ba 1) b612=$(ba 2)
+check "two kernels: 6.12's B/A noise at 10k/s is half of 6.1's ($b612 vs $b61)" \
+	awk -v a="$b61" -v b="$b612" 'BEGIN { exit !(a > 0 && b > 0.49 * a && b < 0.51 * a) }'
+
 echo "bench report: $pass passed, $fail failed"
 [ $fail -eq 0 ]
