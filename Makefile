@@ -22,7 +22,7 @@ CMDLINE    ?= rcu_nocbs=1-3
 SMP        ?= 4
 KVM        ?= 0
 
-.PHONY: help all kernel image stage deb qemu check test guest-test check-patches \
+.PHONY: help all kernel kernel-deb image stage deb qemu check test guest-test check-patches \
 	export-patches bisect-build install clean fuzz reliability torture \
 	hotplug-stress bench test-debug test-kcsan test-nodebugfs test-flavors test-full
 
@@ -33,6 +33,7 @@ help:
 	@echo "make kernel FLAVOR=debug   the same with lockdep, PROVE_RCU, KASAN, ... in build/$(KVER)/kernel-obj-debug"
 	@echo "make test-debug / test-kcsan / test-nodebugfs   the longer flavor tiers (test-flavors: all three)"
 	@echo "make test-full make test, reliability, the flavor tiers and the benchmark (hours)"
+	@echo "make kernel-deb  the same kernel as linux-image-<version>-nocb_*.deb in build/$(KVER)/kernel-deb (bindeb-pkg)"
 	@echo "make image     Debian bookworm guest image in build/image"
 	@echo "make deb       nocbctl Debian package in build/deb (lintian-clean)"
 	@echo "make check     unit tests only (no VM)"
@@ -55,6 +56,13 @@ kernel:
 	@tools/kernel/build.sh
 	@$(MAKE) -s -C tools/cbload >/dev/null
 
+# The kernel of make kernel as Debian packages, with the kernel's own
+# bindeb-pkg from the same object folder (nothing recompiled):
+# build/KVER/kernel-deb/linux-image-<version>-nocb_*.deb.
+kernel-deb: kernel
+	@tools/deps.sh kernel deb linux-source-$(KVER)
+	@tools/kernel/build-deb.sh
+
 # The nocbctl package in build/deb/, lintian-clean (tools/build-deb.sh).
 deb:
 	@tools/build-deb.sh
@@ -71,6 +79,7 @@ stage:
 image: stage
 	@tools/deps.sh image qemu
 	@tools/vm/build-image.sh
+	@tools/vm/stock-kernel.sh
 
 qemu: kernel image
 	@tools/deps.sh qemu
@@ -92,7 +101,8 @@ test:
 	@mkdir -p $(BUILD) && rm -f $(BUILD)/test-times
 	@export NOCB_TIMES=$(BUILD)/test-times; t0=$$(date +%s); \
 	tools/timed apt tools/deps.sh kernel image qemu tools test deb $(addprefix linux-source-,$(KVERS)) && \
-	for k in $(KVERS); do tools/timed "kernel $$k" $(MAKE) -s kernel KVER=$$k || exit 1; done && \
+	for k in $(KVERS); do tools/timed "kernel $$k" $(MAKE) -s kernel KVER=$$k && \
+		tools/timed "kernel-deb $$k" $(MAKE) -s kernel-deb KVER=$$k || exit 1; done && \
 	tools/timed image $(MAKE) -s image && \
 	NOCB_KVERS="$(KVERS)" tools/run-tests --unit --guest; rc=$$?; \
 	echo "make test: wall time $$(( $$(date +%s) - t0 )) s" >&2; exit $$rc

@@ -123,6 +123,9 @@ rm -f "$obj/.nocb-built-id"
 # independent of who builds when.
 export KBUILD_BUILD_USER=nocb KBUILD_BUILD_HOST=nocb
 export KBUILD_BUILD_TIMESTAMP="$(date -u -R -r "$tarball")"
+# LOCALVERSION set and empty: no "+" for the git tree after the release
+# (6.1.192-nocb, not 6.1.192-nocb+), the name of its package too.
+export LOCALVERSION=
 log "building bzImage and modules with $jobs job(s)"
 make -s -C "$src" O="$obj" -j"$jobs" CC="ccache gcc" bzImage modules
 {
