@@ -65,8 +65,9 @@ pin_reps() {
 }
 
 # changed_files PHASE: files under /etc and /run written since the marker
+# (in the guest: a file on the 9p share carries the host's clock)
 changed_files() {
-	find /etc /run/systemd/system /run/tuned -newer "$O/.marker" -type f 2>/dev/null | sort > "$O/$1/files"
+	find /etc /run/systemd/system /run/tuned -newer /run/peers.marker -type f 2>/dev/null | sort > "$O/$1/files"
 	while read -r f; do
 		case $f in *.pyc|/etc/ld.so.cache|*/random-seed) continue ;; esac
 		echo "== $f"
@@ -93,7 +94,7 @@ compare)
 	probe restore "$O/baseline"
 
 	# tuna: runtime only
-	mkdir -p "$O/tuna"; touch "$O/.marker"; sleep 1
+	mkdir -p "$O/tuna"; touch /run/peers.marker; sleep 1
 	probe time tuna-isolate 1 tuna --cpus=$iso --isolate
 	probe snapshot "$O/tuna"
 	changed_files tuna
@@ -101,7 +102,7 @@ compare)
 	probe restore "$O/baseline"
 
 	# tuned: the cpu-partitioning profile, as its documentation says
-	mkdir -p "$O/tuned"; touch "$O/.marker"; sleep 1
+	mkdir -p "$O/tuned"; touch /run/peers.marker; sleep 1
 	systemctl is-active -q tuned || systemctl start tuned
 	echo "isolated_cores=$iso" > /etc/tuned/cpu-partitioning-variables.conf
 	probe time tuned-profile 1 tuned-adm profile cpu-partitioning
@@ -127,7 +128,7 @@ compare)
 	probe restore "$O/baseline"
 
 	# nocbctl: its plan, applied as the admin guide says
-	mkdir -p "$O/nocbctl"; touch "$O/.marker"; sleep 1
+	mkdir -p "$O/nocbctl"; touch /run/peers.marker; sleep 1
 	nocbctl plan --isolate=$iso > "$O/nocbctl/plan.txt" 2>&1
 	j=$(nocbctl plan --isolate=$iso --json)
 	echo "$j" > "$O/nocbctl/plan.json"
