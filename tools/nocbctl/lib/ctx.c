@@ -262,6 +262,13 @@ void nocb_err(const struct nocb_ctx *ctx, const char *what, const char *fmt,
 	fputc('\n', ctx->err);
 }
 
+bool nocb_access_denied(int err)
+{
+	if (err < 0)
+		err = -err;
+	return err == EACCES || err == EPERM || err == EROFS;
+}
+
 const char *nocb_access_hint(int err)
 {
 	if (err < 0)

@@ -93,6 +93,9 @@ void nocb_err(const struct nocb_ctx *ctx, const char *what,
  */
 const char *nocb_access_hint(int err);
 
+/* errno err (either sign) means "not allowed here": EACCES, EPERM, EROFS. */
+bool nocb_access_denied(int err);
+
 /* Check a capability; on failure prints the error and returns exit 4. */
 int nocb_require_cap(const struct nocb_ctx *ctx, const char *verb, int cap,
 		     const char *capname);

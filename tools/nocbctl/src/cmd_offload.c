@@ -200,8 +200,7 @@ static int check_access(const struct nocbs_change *c)
 		return 0;
 	nocb_err(c->ctx, c->verb, "%s: %s%s", c->path, strerror(-r),
 		 nocb_access_hint(r));
-	return r == -EACCES || r == -EPERM || r == -EROFS ?
-	       NOCB_EXIT_PRIV : NOCB_EXIT_FAIL;
+	return nocb_access_denied(r) ? NOCB_EXIT_PRIV : NOCB_EXIT_FAIL;
 }
 
 /* "; rcu_nocbs still reads 2-3": where the kernel left it. */
