@@ -1,7 +1,7 @@
 #!/bin/bash
 # Install the Debian packages a make target needs, only when one is missing.
 # Usage: tools/deps.sh GROUP|linux-source-KVER...
-#   (groups: kernel image qemu tools test deb; linux-source-KVER: that package)
+#   (groups: kernel image qemu tools test deb bench; linux-source-KVER: that package)
 set -euo pipefail
 
 declare -A pkgs=(
@@ -11,6 +11,7 @@ declare -A pkgs=(
 	[tools]="build-essential pkg-config libcap-dev libcmocka-dev clang libclang-rt-14-dev cppcheck bash-completion man-db groff-base"
 	[test]="systemd python3 gnuplot-nox linux-source-6.1 prometheus"
 	[deb]="dpkg-dev debhelper lintian build-essential"
+	[bench]="valgrind gnuplot-nox python3"
 )
 
 want=()
