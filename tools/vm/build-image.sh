@@ -48,4 +48,7 @@ else
 	echo "image${variant:+ $variant}: built in $(( $(date +%s) - start ))s" >&2
 fi
 # A variant is booted with NOCB_IMAGE= and the kernel run-guest-test picks.
-[ -n "$variant" ] || exec tools/vm/stage-kernel.sh
+# Without a built kernel (make image alone, or a flavor tier) there is
+# nothing to stage yet: make qemu stages it before booting.
+[ -n "$variant" ] || [ ! -f "build/${KVER:-6.1}/kernel-obj/arch/x86/boot/bzImage" ] ||
+	exec tools/vm/stage-kernel.sh
