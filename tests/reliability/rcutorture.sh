@@ -28,6 +28,11 @@ case "$(uname -r)" in
 6.1.*) check "CPU 0 is hot-removable (cpu0_hotplug)" test -w /sys/devices/system/cpu/cpu0/online ;;
 esac
 check "torture.ko and rcutorture.ko are built" test -f "$kobj/kernel/torture.ko" -a -f "$kobj/kernel/rcu/rcutorture.ko"
+# On a KCSAN kernel, zero reports means something only if KCSAN was
+# watching: keep its counters from before and after the run.
+kcsan=/sys/kernel/debug/kcsan
+kcsan_count() { sed -n "s/^$1: //p" "$kcsan"; }
+[ -r "$kcsan" ] && kcsan_before=$(kcsan_count setup_watchpoints)
 # The ring buffer (LOG_BUF_SHIFT=18, 256 KiB) cannot hold a long verbose
 # run: follow the kernel log into a file from the start instead.
 dmesg --follow --notime > "$log" 2>&1 &
@@ -88,5 +93,10 @@ check_eq "offline attempts = successes (after forgiving)" "${off_att:-x}" "${off
 [ "$nk3" -gt 0 ] && check "kernel logged the K3 refusals it forgave" grep -q 'is the last online CPU without offloaded callbacks' "$log"
 note "K3 refusals forgiven: $nk3"
 check_eq "every CPU online at the end" "0-$(( $(nproc --all) - 1 ))" "$(cat /sys/devices/system/cpu/online)"
+if [ -r "$kcsan" ]; then
+	sed 's/^/#   kcsan: /' "$kcsan" | head -12
+	check_eq "KCSAN is enabled" 1 "$(kcsan_count enabled)"
+	check "KCSAN set watchpoints during the run" test "$(kcsan_count setup_watchpoints)" -gt "${kcsan_before:-0}"
+fi
 check "some CPU is a normal (non-offloaded) CPU" grep -qv '^ *[0-9]*!\?N' /sys/kernel/debug/rcu/rcudata
 finish
