@@ -155,7 +155,10 @@ reliability: image
 #                   short hotplug stress, then rcutorture for
 #                   TORTURE_MINUTES (image and package tests are not
 #                   about the kernel: left to make test)
-#   test-kcsan      KCSAN: the K-tests, then rcutorture for TORTURE_MINUTES
+#   test-kcsan      KCSAN: the K-tests, then rcutorture for TORTURE_MINUTES;
+#                   a data race fails a test when one of its functions is
+#                   the series' (kernel/rcu, kernel/cpu.c, torture, test
+#                   modules: tools/vm/run-guest-test's KCSAN scope)
 #   test-nodebugfs  CONFIG_DEBUG_FS=n: builds, boots, nocbctl says so
 # rcutorture runs on each series (6.12 x86 keeps CPU 0 online, so its run
 # has no K3 refusal to forgive; docs/reliability.md).
