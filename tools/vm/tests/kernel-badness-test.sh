@@ -11,9 +11,9 @@ clean='[    0.000000] Linux version 6.1.192+ (nocb@nocb)
 [    0.310000] rcu: 	Offload RCU callbacks from CPUs: 1-3.
 [    2.100000] smpboot: CPU 2 is now offline
 [    3.000000] NOCB: CPU 0 is the last online CPU without offloaded callbacks, refusing to offline it'
-expect() { # WANT(0 found|1 none) NAME LINE
+expect() { # WANT(0 found|1 none) NAME LINE [KERNEL-BADNESS OPTION...]
 	printf '%s\n%s\n' "$clean" "$3" > "$tmp/log"
-	"$kb" "$tmp/log" >/dev/null
+	"$kb" "${@:4}" "$tmp/log" >/dev/null 2>&1
 	local rc=$?
 	if [ $rc = "$1" ]; then passed=$((passed + 1)); else
 		failed=$((failed + 1)); echo "FAIL - $2: exit $rc, expected $1" >&2; fi
@@ -36,19 +36,12 @@ expect 0 "UBSAN" '[    5.1] UBSAN: shift-out-of-bounds in kernel/rcu/tree.c:1:2'
 expect 0 "hung task" '[  130.1] INFO: task kworker/0:1:12 blocked for more than 120 seconds.'
 # --kcsan-scope: a data race counts when either function is in scope.
 printf '%s\n' rcu_do_batch rcudata_seq_show _cpu_down > "$tmp/scope"
-scoped() { # WANT NAME LINE
-	printf '%s\n%s\n' "$clean" "$3" > "$tmp/log"
-	"$kb" --kcsan-scope "$tmp/scope" "$tmp/log" >/dev/null 2>&1
-	local rc=$?
-	if [ $rc = "$1" ]; then passed=$((passed + 1)); else
-		failed=$((failed + 1)); echo "FAIL - $2: exit $rc, expected $1" >&2; fi
-}
-scoped 1 "KCSAN race outside the scope" '[    5.1] BUG: KCSAN: data-race in tick_irq_enter / tick_nohz_idle_got_tick'
-scoped 0 "KCSAN race in scope" '[    5.1] BUG: KCSAN: data-race in rcu_do_batch / rcudata_seq_show'
-scoped 0 "one function in scope is enough" '[    5.1] BUG: KCSAN: data-race in tick_irq_enter / rcu_do_batch'
-scoped 0 "a gcc clone of an in-scope function, CR" $'[    5.1] BUG: KCSAN: data-race in _cpu_down.constprop.0 / hrtimer_active\r'
-scoped 0 "a WARN beside a race outside the scope" $'[    5.1] BUG: KCSAN: data-race in tick_irq_enter / tick_nohz_idle_got_tick\n[    6.1] WARNING: CPU: 1 PID: 1 at kernel/rcu/tree.c:1 x'
-scoped 0 "a KCSAN assertion is never out of scope" '[    5.1] BUG: KCSAN: assert: race in tick_irq_enter / tick_nohz_idle_got_tick'
+expect 1 "KCSAN race outside the scope" '[    5.1] BUG: KCSAN: data-race in tick_irq_enter / tick_nohz_idle_got_tick' --kcsan-scope "$tmp/scope"
+expect 0 "KCSAN race in scope" '[    5.1] BUG: KCSAN: data-race in rcu_do_batch / rcudata_seq_show' --kcsan-scope "$tmp/scope"
+expect 0 "one function in scope is enough" '[    5.1] BUG: KCSAN: data-race in tick_irq_enter / rcu_do_batch' --kcsan-scope "$tmp/scope"
+expect 0 "a gcc clone of an in-scope function, CR" $'[    5.1] BUG: KCSAN: data-race in _cpu_down.constprop.0 / hrtimer_active\r' --kcsan-scope "$tmp/scope"
+expect 0 "a WARN beside a race outside the scope" $'[    5.1] BUG: KCSAN: data-race in tick_irq_enter / tick_nohz_idle_got_tick\n[    6.1] WARNING: CPU: 1 PID: 1 at kernel/rcu/tree.c:1 x' --kcsan-scope "$tmp/scope"
+expect 0 "a KCSAN assertion is never out of scope" '[    5.1] BUG: KCSAN: assert: race in tick_irq_enter / tick_nohz_idle_got_tick' --kcsan-scope "$tmp/scope"
 : > "$tmp/noscope"
 "$kb" --kcsan-scope "$tmp/noscope" "$tmp/log" 2>/dev/null; rc=$?
 [ $rc = 2 ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL - empty scope file: exit $rc" >&2; }
