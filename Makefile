@@ -155,10 +155,12 @@ reliability: image
 #                   short hotplug stress, then rcutorture for
 #                   TORTURE_MINUTES (image and package tests are not
 #                   about the kernel: left to make test)
-#   test-kcsan      KCSAN: the K-tests, then rcutorture for TORTURE_MINUTES;
-#                   a data race fails a test when one of its functions is
-#                   the series' (kernel/rcu, kernel/cpu.c, torture, test
-#                   modules: tools/vm/run-guest-test's KCSAN scope)
+#   test-kcsan      KCSAN: the K-tests, the gate's own test (a race put
+#                   in a test module on purpose must fail its run), then
+#                   rcutorture for TORTURE_MINUTES; a data race fails a
+#                   test when one of its functions is the series'
+#                   (kernel/rcu, kernel/cpu.c, torture, test modules:
+#                   tools/vm/run-guest-test's KCSAN scope)
 #   test-nodebugfs  CONFIG_DEBUG_FS=n: builds, boots, nocbctl says so
 # rcutorture runs on each series (6.12 x86 keeps CPU 0 online, so its run
 # has no K3 refusal to forgive; docs/reliability.md).
@@ -185,6 +187,7 @@ test-kcsan: image
 	@tools/deps.sh qemu
 	@rc=0; NOCB_KVERS="$(KVERS)" NOCB_FLAVOR=kcsan NOCB_TIMEOUT_SCALE=$(FLAVOR_SCALE) \
 		tools/run-tests --guest $$(grep -l '^# nocb-guest:' kernel-patches/tests/*.sh) || rc=1; \
+	for k in $(KVERS); do KVER=$$k NOCB_TIMEOUT_SCALE=$(FLAVOR_SCALE) tools/vm/tests/kcsan-gate-test.sh || rc=1; done; \
 	$(call flavor-torture,kcsan); exit $$rc
 test-nodebugfs: image
 	@$(call flavor-kernels,nodebugfs)
