@@ -23,13 +23,13 @@ verdict=$(cat "$res/verdict")
 	ok "for kernel badness alone" || no "for kernel badness alone" "$verdict"
 grep -qx '[0-9]* passed, 0 failed' "$res/guest.log" 2>/dev/null &&
 	ok "the guest's checks passed (KCSAN on, the race reported)" || no "the guest's checks passed"
-grep -qx 'kcsan_canary_thread' "$res/kcsan-scope" &&
+grep -qx 'race_canary_thread' "$res/kcsan-scope" &&
 	ok "the scope holds the test module's functions" || no "the scope holds the test module's functions"
-grep -q '^  console: .*data-race in kcsan_canary_thread / kcsan_canary_thread' "$tmp/log" &&
+grep -q '^  console: .*data-race in race_canary_thread / race_canary_thread' "$tmp/log" &&
 	ok "the badness named is the canary's race" || no "the badness named is the canary's race"
 # The same console without the canary's functions in the scope is clean:
 # the scope, not the report's mere presence, failed the run.
-grep -v '^kcsan_canary' "$res/kcsan-scope" > "$tmp/scope"
+grep -v '^race_canary_' "$res/kcsan-scope" > "$tmp/scope"
 "$top/tools/vm/kernel-badness" --kcsan-scope "$tmp/scope" "$res/console.log" >/dev/null
 rc=$?
 [ $rc = 1 ] && ok "out of scope, the same console passes" || no "out of scope, the same console passes" "kernel-badness exit $rc"
