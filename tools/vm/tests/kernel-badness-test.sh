@@ -35,15 +35,14 @@ expect 0 "KCSAN" '[    5.1] BUG: KCSAN: data-race in rcu_do_batch / rcudata_seq_
 expect 0 "UBSAN" '[    5.1] UBSAN: shift-out-of-bounds in kernel/rcu/tree.c:1:2'
 expect 0 "hung task" '[  130.1] INFO: task kworker/0:1:12 blocked for more than 120 seconds.'
 # --kcsan-scope: a data race counts when either function is in scope.
-printf '%s\n' rcu_do_batch rcudata_seq_show _cpu_down > "$tmp/scope"
-printf '%s\n' rcu_do_batch cb_tick > "$tmp/scope2"
+printf '%s\n' rcu_do_batch rcudata_seq_show _cpu_down cb_tick > "$tmp/scope"
 expect 1 "KCSAN race outside the scope" '[    5.1] BUG: KCSAN: data-race in tick_irq_enter / tick_nohz_idle_got_tick' --kcsan-scope "$tmp/scope"
 expect 0 "KCSAN race in scope" '[    5.1] BUG: KCSAN: data-race in rcu_do_batch / rcudata_seq_show' --kcsan-scope "$tmp/scope"
 expect 0 "one function in scope is enough" '[    5.1] BUG: KCSAN: data-race in tick_irq_enter / rcu_do_batch' --kcsan-scope "$tmp/scope"
 expect 0 "a gcc clone of an in-scope function, CR" $'[    5.1] BUG: KCSAN: data-race in _cpu_down.constprop.0 / hrtimer_active\r' --kcsan-scope "$tmp/scope"
 expect 0 "a WARN beside a race outside the scope" $'[    5.1] BUG: KCSAN: data-race in tick_irq_enter / tick_nohz_idle_got_tick\n[    6.1] WARNING: CPU: 1 PID: 1 at kernel/rcu/tree.c:1 x' --kcsan-scope "$tmp/scope"
-expect 0 "a module's function in scope" $'[    5.1] BUG: KCSAN: data-race in cb_tick [cbload] / cb_tick [cbload]\r' --kcsan-scope "$tmp/scope2"
-expect 1 "a module's functions outside the scope" '[    5.1] BUG: KCSAN: data-race in foo_read [foo] / tick_irq_enter' --kcsan-scope "$tmp/scope2"
+expect 0 "a module's function in scope" $'[    5.1] BUG: KCSAN: data-race in cb_tick [cbload] / cb_tick [cbload]\r' --kcsan-scope "$tmp/scope"
+expect 1 "a module's functions outside the scope" '[    5.1] BUG: KCSAN: data-race in foo_read [foo] / tick_irq_enter' --kcsan-scope "$tmp/scope"
 expect 0 "a KCSAN assertion is never out of scope" '[    5.1] BUG: KCSAN: assert: race in tick_irq_enter / tick_nohz_idle_got_tick' --kcsan-scope "$tmp/scope"
 : > "$tmp/noscope"
 "$kb" --kcsan-scope "$tmp/noscope" "$tmp/log" 2>/dev/null; rc=$?
