@@ -6,13 +6,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/capability.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static int real_set_affinity(pid_t pid, const struct cpulist *cpus)
@@ -94,20 +95,23 @@ static int real_write_sysfs(const char *path, const char *s)
 	return ret;
 }
 
+/*
+ * capget(2) directly: libcap would be one more shared object to map and
+ * relocate at every start, and its constructor probes the bounding set
+ * with a run of prctl() calls; start-up is most of a pin's time.
+ */
 static int real_have_cap(int cap)
 {
-	cap_t caps = cap_get_proc();
-	cap_flag_value_t v = CAP_CLEAR;
-	int ret;
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
 
-	if (!caps)
+	if (cap < 0 || cap >= 32 * _LINUX_CAPABILITY_U32S_3)
+		return -EINVAL;
+	if (syscall(SYS_capget, &hdr, data))
 		return -errno;
-	if (cap_get_flag(caps, (cap_value_t)cap, CAP_EFFECTIVE, &v))
-		ret = -errno;
-	else
-		ret = v == CAP_SET;
-	cap_free(caps);
-	return ret;
+	return !!(data[cap / 32].effective & (1U << (cap % 32)));
 }
 
 static int real_may_write(const char *path)
