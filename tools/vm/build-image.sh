@@ -25,7 +25,7 @@ mkdir -p $dir /var/cache/nocb/mkosi-apt
 margs=()
 [ -z "$variant" ] || margs=(--output-dir "$dir" --output "$dir/image.raw" ${extra[@]/#/--package=})
 
-inputs_id=$( { sha256sum mkosi.conf tools/vm/image-postinst; find mkosi.extra build/stage -type f -print0 | sort -z | xargs -0 -r sha256sum;
+inputs_id=$( { sha256sum mkosi.conf tools/vm/image-postinst tools/vm/mke2fs.conf; find mkosi.extra build/stage -type f -print0 | sort -z | xargs -0 -r sha256sum;
 	find mkosi.extra build/stage -type l -printf '%p -> %l\n' | sort; [ -z "$variant" ] || echo "${margs[*]}"; } | sha256sum | cut -c1-16)
 if [ -f $dir/image.raw ] && [ "$(cat $dir/.inputs-id 2>/dev/null)" = "$inputs_id" ]; then
 	echo "image${variant:+ $variant}: up to date" >&2
@@ -35,10 +35,11 @@ else
 	# mkosi reuses its incremental cache (the installed packages) whatever
 	# changed in mkosi.conf: -ff drops it when mkosi.conf, but for its
 	# [Host] section (how to boot), is not the one the cache was made from.
-	force=-f conf_id=$( { awk '/^\[/ { host = ($0 == "[Host]") } !host' mkosi.conf; [ -z "$variant" ] || echo "${margs[*]}"; } | sha256sum | cut -c1-16)
+	force=-f conf_id=$( { awk '/^\[/ { host = ($0 == "[Host]") } !host' mkosi.conf; cat tools/vm/mke2fs.conf; [ -z "$variant" ] || echo "${margs[*]}"; } | sha256sum | cut -c1-16)
 	[ "$(cat $dir/.cache-id 2>/dev/null)" = "$conf_id" ] || force=-ff
-	# QemuHeadless=yes (mkosi.conf) is for `mkosi qemu` only.
-	if ! mkosi --qemu-headless=no "${margs[@]}" $force build > $dir/mkosi.log 2>&1; then
+	# QemuHeadless=yes (mkosi.conf) is for `mkosi qemu` only.  The root
+	# file system's features: tools/vm/mke2fs.conf says why.
+	if ! MKE2FS_CONFIG=$top/tools/vm/mke2fs.conf mkosi --qemu-headless=no "${margs[@]}" $force build > $dir/mkosi.log 2>&1; then
 		tail -30 $dir/mkosi.log >&2
 		echo "image${variant:+ $variant}: mkosi build failed" >&2
 		exit 1
