@@ -20,6 +20,15 @@ export KBUILD_BUILD_USER=nocb KBUILD_BUILD_HOST=nocb
 export KBUILD_BUILD_TIMESTAMP="$(date -u -R -r "$tarball")"
 export LOCALVERSION=
 release=$(cat "$obj/include/config/kernel.release")
+# bindeb-pkg relinks vmlinux with a new build number, so the bzImage it
+# leaves is the stamp: the same bzImage and the packages there, nothing
+# to do.
+stamp=$out/.bzimage-sha256
+if [ -f "$stamp" ] && ls "$out"/linux-image-*.deb >/dev/null 2>&1 &&
+   [ "$(sha256sum < "$obj/arch/x86/boot/bzImage")" = "$(cat "$stamp")" ]; then
+	echo "kernel: packages of $release up to date" >&2
+	exit 0
+fi
 echo "kernel: packaging $release with bindeb-pkg" >&2
 # bindeb-pkg writes its packages beside the object folder, build/KVER/.
 rm -f "$kbuild"/linux-{image,headers,libc-dev}[-_]*.{deb,buildinfo,changes}
@@ -30,6 +39,7 @@ rm -rf "$out"
 mkdir -p "$out"
 mv "$kbuild"/linux-{image,headers,libc-dev}[-_]*.deb "$out/"
 rm -f "$kbuild"/linux-*.{buildinfo,changes}
+sha256sum < "$obj/arch/x86/boot/bzImage" > "$stamp"
 for d in "$out"/*.deb; do
 	echo "kernel: $(realpath --relative-to="$top" "$d")" >&2
 done
