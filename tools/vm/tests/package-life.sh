@@ -157,7 +157,20 @@ check "upgraded: nocbctl-apply.service restarted" \
 check "upgraded: offload kthreads placed per the edited config (nice 5)" placed_per_conf
 
 # --- remove -------------------------------------------------------------------
+# A stats run the timer has just started, not yet at its exec of nocbctl
+# (held here by a runtime drop-in), must be stopped by the removal, not
+# left to exec the removed binary and fail.
+held=/run/systemd/system/nocbctl-stats.service.d
+mkdir -p $held && printf '[Service]\nExecStart=\nExecStart=/bin/sh -c "sleep 600; exec /usr/bin/nocbctl stats"\n' \
+	> $held/held.conf
+systemctl daemon-reload && systemctl start --no-block nocbctl-stats.service
+stats_activating() { [ "$(systemctl is-active nocbctl-stats.service)" = activating ]; }
+check "remove: a stats run held in activation" wait_until 30 stats_activating
 check "apt-get remove nocbctl" apt_do /tmp/remove.log apt-get remove nocbctl
+check_eq "removed: the held stats run stopped" inactive "$(systemctl is-active nocbctl-stats.service)"
+rm -r $held && systemctl daemon-reload
+check_eq "removed: no nocbctl unit failed" "" \
+	"$(systemctl list-units --all --plain --no-legend --state=failed 'nocbctl*' | paste -sd';' -)"
 check_eq "removed: dpkg keeps only the configuration" "deinstall ok config-files $ver2" "$(pkg_status)"
 check_eq "removed: /etc/nocbctl.conf kept, as edited" "$edited" "$(sha256sum < /etc/nocbctl.conf 2>&1)"
 check "removed: /usr/bin/nocbctl gone" test ! -e /usr/bin/nocbctl
