@@ -8,10 +8,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 fx=$top/bench/tests/fixture-tcg-r1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { # DESC CMD...
-	if "${@:2}"; then pass=$((pass + 1)); else echo "FAIL: $1" >&2; fail=$((fail + 1)); fi
-}
+. "$top/tools/test-lib.sh"
 
 cp -r "$fx" "$tmp/r"
 out=$(python3 "$top/bench/report" "$tmp/r" 2>&1)
@@ -83,5 +80,4 @@ b61=$(ba 1) b612=$(ba 2)
 check "two kernels: 6.12's B/A noise at 10k/s is half of 6.1's ($b612 vs $b61)" \
 	awk -v a="$b61" -v b="$b612" 'BEGIN { exit !(a > 0 && b > 0.49 * a && b < 0.51 * a) }'
 
-echo "bench report: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

@@ -5,7 +5,7 @@
 set -u
 gen=${1:-$(dirname "$0")/../nocbctl-generator}
 t=$(mktemp -d) && trap 'rm -rf "$t"' EXIT
-pass=0 fail=0
+. "$(dirname "$0")/../../tools/test-lib.sh"
 dropin=nocbctl-metrics.service.d/50-housekeeping-cpus.conf
 
 # case DESC WANT CONFIG: WANT is the CPUAffinity= list, "-" for no drop-in
@@ -25,11 +25,10 @@ case_() {
 		[ -s "$t/err" ] || got="- (silently)"
 	fi
 	if [ $rc = 0 ] && [ "$got" = "$want" ]; then
-		pass=$((pass + 1))
+		pass "generator: $desc"
 	else
-		fail=$((fail + 1))
-		echo "FAIL: generator: $desc: exit $rc, got '$got', want '$want'"
-		sed 's/^/  | /' "$t/err"
+		fail "generator: $desc" "exit $rc, got '$got', want '$want'"
+		sed 's/^/#   /' "$t/err"
 	fi
 }
 
@@ -47,9 +46,8 @@ case_ "garbage" - 'cpus = 0;reboot\n'
 # no configuration at all: nothing written, nothing said
 rm -rf "$t/out" && mkdir "$t/out"
 if NOCBCTL_CONF=$t/none "$gen" "$t/out" 2>"$t/err" && [ -z "$(ls -A "$t/out")" ] && [ ! -s "$t/err" ]; then
-	pass=$((pass + 1))
+	pass "generator: no config file: nothing written, nothing said"
 else
-	fail=$((fail + 1)); echo "FAIL: generator: no config file: wrote or said something"
+	fail "generator: no config file" "wrote or said something"
 fi
-echo "generator.sh: $pass passed, $fail failed"
-[ $fail = 0 ]
+finish

@@ -10,8 +10,9 @@ trap 'rm -rf "$out"' EXIT
 export KVER=${KVER:-6.1}
 unset NOCB_FLAVOR NOCB_KERNEL NOCB_EXTRA_CMDLINE
 
-passed=0 failed=0
-ok() { if eval "$2"; then passed=$((passed + 1)); echo "ok   - $1"; else failed=$((failed + 1)); echo "FAIL - $1"; sed 's/^/#   /' "$3"; fi; }
+. "$top/tools/test-lib.sh"
+# ok DESCRIPTION EXPRESSION LOG: the log is shown when the expression is false.
+ok() { if eval "$2"; then pass "$1"; else fail "$1"; sed 's/^/#   /' "$3"; fi; }
 
 "$top/tools/vm/boot-loop" --count 1 --smp 2 --out "$out/good" > "$out/good.txt" 2>&1
 rc=$?
@@ -27,5 +28,4 @@ ok "... both vCPUs' RIPs named from vmlinux" \
 	'[ "$(grep -cE "^  CPU#[01] [0-9a-f]{16} [a-z_][a-z0-9_.]*\+0x[0-9a-f]+ HLT=[01]$" "$out/hang.txt")" = 2 ]' "$out/hang.txt"
 ok "... and each local APIC dumped" '[ "$(grep -c "^### info lapic" "$out/hang/boot-1/monitor.txt")" = 2 ]' "$out/hang.txt"
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

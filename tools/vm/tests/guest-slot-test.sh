@@ -33,13 +33,13 @@ holder first first1 & pids+=($!)
 holder first first2 & pids+=($!)
 for p in "${pids[@]}"; do wait "$p"; done
 
-passed=0 failed=0
-ok() { if eval "$2"; then passed=$((passed + 1)); echo "ok   - $1"; else failed=$((failed + 1)); echo "FAIL - $1"; sed 's/^/#   /' "$log"; fi; }
+. "$top/tools/test-lib.sh"
+# ok DESCRIPTION EXPRESSION: the log is shown when the expression is false.
+ok() { if eval "$2"; then pass "$1"; else fail "$1"; sed 's/^/#   /' "$log"; fi; }
 ok "all 9 holders ran" '[ "$(grep -c " slots=" "$log")" = 9 ]'
 ok "no slot was ever shared" '! grep -q shared "$log"'
 ok "no error" '! grep -q error "$log"'
 ok "never more than two at once" '! grep -qE "running=([3-9]|[0-9]{2,})" "$log"'
 ok "both held slots 0 and 1, alone" 'grep -q "^both1 both slots=\[0 1\] running=2$" "$log"'
 ok "one and first held one slot each" '[ "$(grep -cE "^(one|first)[0-9] [a-z]+ slots=\[[01]\] " "$log")" = 8 ]'
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -9,9 +9,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { echo "ok: $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+. "$top/tools/test-lib.sh"
 
 # fs CONFIG: an ext4 as mkosi makes it, then a mount one minute after
 # mkfs (s_mtime later than s_lastcheck), then mkosi's UUID change; 600M is
@@ -30,17 +28,16 @@ fs() {
 
 r=$(fs "$top/tools/vm/mke2fs.conf")
 case "$r" in
-rc=0*) ok "image settings: tune2fs -U random after a late mount" ;;
+rc=0*) pass "image settings: tune2fs -U random after a late mount" ;;
 *) fail "image settings: tune2fs -U random after a late mount: $r" ;;
 esac
 dumpe2fs -h "$tmp/fs.img" 2>/dev/null | grep -q '^Filesystem features:.*metadata_csum_seed' &&
-	ok "image settings: metadata_csum_seed" || fail "image settings: no metadata_csum_seed"
+	pass "image settings: metadata_csum_seed" || fail "image settings: no metadata_csum_seed"
 
 r=$(fs /etc/mke2fs.conf)
 case "$r" in
-rc=1*e2fsck*) ok "Debian's default settings refuse the same (the case is real): ${r:0:60}..." ;;
+rc=1*e2fsck*) pass "Debian's default settings refuse the same (the case is real): ${r:0:60}..." ;;
 *) fail "Debian's default settings: expected tune2fs to ask for e2fsck, got: $r" ;;
 esac
 
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+finish

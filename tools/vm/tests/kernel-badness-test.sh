@@ -6,17 +6,14 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 kb=$top/tools/vm/kernel-badness
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
+. "$top/tools/test-lib.sh"
 clean='[    0.000000] Linux version 6.1.192+ (nocb@nocb)
 [    0.310000] rcu: 	Offload RCU callbacks from CPUs: 1-3.
 [    2.100000] smpboot: CPU 2 is now offline
 [    3.000000] NOCB: CPU 0 is the last online CPU without offloaded callbacks, refusing to offline it'
 expect() { # WANT(0 found|1 none) NAME LINE [KERNEL-BADNESS OPTION...]
 	printf '%s\n%s\n' "$clean" "$3" > "$tmp/log"
-	"$kb" "${@:4}" "$tmp/log" >/dev/null 2>&1
-	local rc=$?
-	if [ $rc = "$1" ]; then passed=$((passed + 1)); else
-		failed=$((failed + 1)); echo "FAIL - $2: exit $rc, expected $1" >&2; fi
+	check_rc "$2" "$1" "$kb" "${@:4}" "$tmp/log"
 }
 expect 1 "clean boot log" ''
 expect 0 "WARN" '[    5.1] WARNING: CPU: 1 PID: 12 at kernel/rcu/tree.c:4420 rcutree_migrate_callbacks+0x1/0x2'
@@ -45,11 +42,8 @@ expect 0 "a module's function in scope" $'[    5.1] BUG: KCSAN: data-race in cb_
 expect 1 "a module's functions outside the scope" '[    5.1] BUG: KCSAN: data-race in foo_read [foo] / tick_irq_enter' --kcsan-scope "$tmp/scope"
 expect 0 "a KCSAN assertion is never out of scope" '[    5.1] BUG: KCSAN: assert: race in tick_irq_enter / tick_nohz_idle_got_tick' --kcsan-scope "$tmp/scope"
 : > "$tmp/noscope"
-"$kb" --kcsan-scope "$tmp/noscope" "$tmp/log" 2>/dev/null; rc=$?
-[ $rc = 2 ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL - empty scope file: exit $rc" >&2; }
-printf '' > "$tmp/empty"; "$kb" "$tmp/empty"; rc=$?
-[ $rc = 1 ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL - empty log: exit $rc" >&2; }
-"$kb" "$tmp/missing" 2>/dev/null; rc=$?
-[ $rc = 2 ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL - missing log: exit $rc" >&2; }
-echo "kernel-badness: $passed passed, $failed failed"
-[ $failed = 0 ]
+check_rc "empty scope file" 2 "$kb" --kcsan-scope "$tmp/noscope" "$tmp/log"
+printf '' > "$tmp/empty"
+check_rc "empty log" 1 "$kb" "$tmp/empty"
+check_rc "missing log" 2 "$kb" "$tmp/missing"
+finish
