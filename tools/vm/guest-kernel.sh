@@ -1,6 +1,6 @@
 # Sourced by the scripts that boot the project's guest kernel
-# (tools/vm/run-guest-test, tools/vm/boot-loop): which kernel, and
-# QEMU's -cpu for a test's cpu=.  Needs $top (the clone).
+# (tools/vm/run-guest-test, tools/vm/boot-loop, bench/mttcg-probe/run):
+# which kernel, and QEMU's -cpu for a test's cpu=.  Needs $top (the clone).
 # KVER=6.12 picks that series' kernel (default 6.1), NOCB_FLAVOR=NAME its
 # flavor built by make kernel FLAVOR=NAME, NOCB_KERNEL any other bzImage.
 guest_kver=${KVER:-6.1}
