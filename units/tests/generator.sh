@@ -43,6 +43,15 @@ case_ "two cpus lines" - 'cpus = 0\ncpus = 1\n'
 case_ "no cpus line" - 'policy = fifo\npriority = 1\n'
 case_ "empty value" - 'cpus =\n'
 case_ "garbage" - 'cpus = 0;reboot\n'
+case_ "an empty cpus line counts as none" 3 'cpus =\ncpus = 3\n'
+case_ "a key that only starts with cpus" 5 'cpusx = 1\ncpus = 5\n'
+case_ "empty item" - 'cpus = 0,,1\n'
+case_ "leading comma" - 'cpus = ,1\n'
+case_ "open range" - 'cpus = 1-\n'
+case_ "two dashes" - 'cpus = 1-2-3\n'
+case_ "blank inside the list" - 'cpus = 0, 1\n'
+case_ "a glob is not expanded" - 'cpus = *\n'
+case_ "no newline at the end" 7 'cpus = 7'
 # no configuration at all: nothing written, nothing said
 rm -rf "$t/out" && mkdir "$t/out"
 if NOCBCTL_CONF=$t/none "$gen" "$t/out" 2>"$t/err" && [ -z "$(ls -A "$t/out")" ] && [ ! -s "$t/err" ]; then
