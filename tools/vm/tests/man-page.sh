@@ -1,5 +1,5 @@
 #!/bin/bash
-# nocb-guest: cmdline="rcu_nocbs=1-3" smp=4
+# nocb-guest: cmdline="rcu_nocbs=1-3" smp=4 kernels=first
 #
 # In the booted image, `man nocbctl` renders the page the nocbctl package
 # installed (groff's device files are there), and the package's other

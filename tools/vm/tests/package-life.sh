@@ -1,5 +1,5 @@
 #!/bin/bash
-# nocb-guest: cmdline="rcu_nocbs=1-3" smp=4 timeout=420
+# nocb-guest: cmdline="rcu_nocbs=1-3" smp=4 timeout=420 kernels=first
 #
 # The nocbctl package's life on a running system, with the .deb that
 # `make deb` built (build/deb/, seen here over 9p).  The image holds that
@@ -7,7 +7,9 @@
 # it to a newer build over an edited /etc/nocbctl.conf, removes it, purges
 # it, then installs it with apt on the system now without nocbctl, judging
 # each step from dpkg, systemd and /proc.  The disk is a snapshot: nothing
-# of this outlives the guest.
+# of this outlives the guest.  It runs on the first kernel of a run only:
+# what it adds is dpkg's side, and the kthread placement it checks on the
+# way is what the units guest tests check on every kernel.
 source "$NOCB_SRC/tools/vm/guest-lib.sh"
 source "$NOCB_SRC/units/tests/guest/common.bash"
 
