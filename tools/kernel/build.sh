@@ -126,8 +126,20 @@ export KBUILD_BUILD_TIMESTAMP="$(date -u -R -r "$tarball")"
 # LOCALVERSION set and empty: no "+" for the git tree after the release
 # (6.1.192-nocb, not 6.1.192-nocb+), the name of its package too.
 export LOCALVERSION=
-log "building bzImage and modules with $jobs job(s)"
-make -s -C "$src" O="$obj" -j"$jobs" CC="ccache gcc" bzImage modules
+# On a host whose transparent huge pages are "madvise", cc1's heap gets
+# them only when asked: tools/kernel/thp-advise.c asks, for this make.
+preload=
+if grep -q '\[madvise\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
+	preload=$top/build/thp-advise.so
+	if [ ! "$preload" -nt "$top/tools/kernel/thp-advise.c" ]; then
+		gcc -std=gnu11 -O2 -Wall -Wextra -Werror -shared -fPIC -o "$preload.$$" \
+			"$top/tools/kernel/thp-advise.c" && mv "$preload.$$" "$preload" ||
+			{ rm -f "$preload.$$"; die "cannot build tools/kernel/thp-advise.c"; }
+	fi
+fi
+log "building bzImage and modules with $jobs job(s)${preload:+ (huge pages for the compiler: thp-advise.so)}"
+LD_PRELOAD=${preload}${LD_PRELOAD:+${preload:+:}$LD_PRELOAD} \
+	make -s -C "$src" O="$obj" -j"$jobs" CC="ccache gcc" bzImage modules
 {
 	echo "$srcpkg $srcver"
 	echo "series $(git -C "$src" rev-parse --short HEAD) ($(git -C "$src" rev-list --count base..HEAD) patch(es))"
