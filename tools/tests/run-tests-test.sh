@@ -13,6 +13,7 @@ trap 'rm -rf "$w"' EXIT
 
 mkdir -p "$w/tools/vm" "$w/t"
 cp "$top/tools/run-tests" "$top/tools/timed" "$w/tools/"
+cp "$top/tools/vm/guest-header.sh" "$w/tools/vm/"
 # The stubs append to $EV: "<what> <kver> <event>" lines.
 cat > "$w/Makefile" <<'MK'
 kernel:
