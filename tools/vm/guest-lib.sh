@@ -82,11 +82,23 @@ wait_until() {
 	done
 }
 
+# sysfs_write FILE VALUE: write VALUE to FILE in this shell, with no
+# subshell (on a debug kernel under TCG each fork costs about a second);
+# the error, if any, in write_err ("Device or resource busy").
+write_err=
+sysfs_write() {
+	local e=/tmp/nocb-write-err.$BASHPID rc
+	write_err=
+	echo "$2" 2>"$e" >"$1"
+	rc=$?
+	[ $rc = 0 ] || { read -r write_err < "$e"; write_err=${write_err##*: }; }
+	return $rc
+}
+
 # cpu_set_online CPU 0|1: write sysfs online; prints the error, if any.
 cpu_set_online() {
-	local err
-	err=$( { echo "$2" > "/sys/devices/system/cpu/cpu$1/online"; } 2>&1 )
+	sysfs_write "/sys/devices/system/cpu/cpu$1/online" "$2"
 	local rc=$?
-	[ -n "$err" ] && echo "${err##*: }"
+	[ -n "$write_err" ] && echo "$write_err"
 	return $rc
 }
