@@ -174,7 +174,7 @@ reliability: image
 TORTURE_MINUTES ?= 10
 FLAVOR_SCALE    ?= 4
 flavor-kernels = for k in $(KVERS); do $(MAKE) -s kernel KVER=$$k FLAVOR=$(1) || exit 1; done
-flavor-torture = for k in $(KVERS); do KVER=$$k NOCB_FLAVOR=$(1) \
+flavor-torture = for k in $(KVERS); do KVER=$$k NOCB_FLAVOR=$(1) NOCB_TIMEOUT_SCALE=$(FLAVOR_SCALE) \
 	tests/reliability/run-rcutorture $(TORTURE_MINUTES) || rc=1; done
 DEBUG_TESTS ?= tools/vm/tests/smoke.sh $(wildcard kernel-patches/tests/*.sh tools/nocbctl/tests/guest/*.sh \
 	units/tests/guest/*.sh) tests/reliability/hotplug-stress-short.sh
