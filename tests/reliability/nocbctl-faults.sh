@@ -71,18 +71,10 @@ trigger() {
 	restore) cond=in_restore ;;
 	delay:*) sleep "${1#delay:}" ;;
 	esac
-	if [ -n "$cond" ]; then
-		if spin $cond; then
-			kill -s $sig $pid 2>/dev/null
-			$cond && hit=proven || hit=late
-		else
-			kill -s $sig $pid 2>/dev/null
-			hit=missed
-		fi
-	else
-		kill -s $sig $pid 2>/dev/null
-		hit=-
-	fi
+	hit=-
+	[ -z "$cond" ] || { spin $cond && hit=seen || hit=missed; }
+	kill -s $sig $pid 2>/dev/null
+	[ $hit != seen ] || { $cond && hit=proven || hit=late; }
 }
 # Where the check stopped, from its own output: 0 before any change, 1
 # after offlining CPU 1, 2 after offlining CPU 2 (before the EBUSY probe),
@@ -126,8 +118,8 @@ faulted_run() {
 	check "SIG$sig at $when: exit 0 or 128+SIG$sig" test $rc = 0 -o $rc = $sigrc
 	if [ "$hit" = proven ]; then
 		check_eq "SIG$sig during the write at $when: exit 128+SIG$sig" $sigrc "$rc"
-		check_eq "SIG$sig during the write at $when: stopped at point ${expect[$when]}" "${expect[$when]}" "$point"
-		[ "$point" = "${expect[$when]}" ] && proven[$point]=$(( ${proven[$point]:-0} + 1 ))
+		check_eq "SIG$sig during the write at $when: stopped at point ${expect[$when]}" "${expect[$when]}" "$point" &&
+			proven[$point]=$(( ${proven[$point]:-0} + 1 ))
 	fi
 	check_eq "SIG$sig at $when: every CPU online" "$all" "$(cat /sys/devices/system/cpu/online)"
 	check "SIG$sig at $when: no state file left" test ! -e $state
