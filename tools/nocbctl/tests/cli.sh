@@ -216,5 +216,12 @@ expect 3 "apply without K6" -- "$N" --root "$T/cpu4a" apply
 	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: apply without K6: one error line"; cat $E; }
 json_ok "apply --json without K6" "$N" --json --root "$T/cpu4a" apply
 
+# The shipped /etc/nocbctl.conf asks for nothing: on a host whose rcuo
+# kthreads were made SCHED_FIFO (cpu4-pinned), apply would change none.
+C=${SHIPPED_CONF:-$(dirname "$0")/../../../units/nocbctl.conf}
+expect 0 "apply --dry-run, the shipped config" -- "$N" --root "$F/cpu4-pinned" apply --dry-run --config="$C"
+grep -qx "apply: $C sets nothing" $O && ! grep -q 'would change' $O && pass=$((pass + 1)) ||
+	{ fail=$((fail + 1)); echo "FAIL: the shipped config changes something"; cat $O; }
+
 echo "cli.sh: $pass passed, $fail failed"
 [ "$fail" = 0 ]

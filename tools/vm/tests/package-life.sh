@@ -6,7 +6,10 @@
 # package, installed with apt when the image was built.  The test upgrades
 # it to a newer build over an edited /etc/nocbctl.conf, removes it, purges
 # it, then installs it with apt on the system now without nocbctl, judging
-# each step from dpkg, systemd and /proc.  The disk is a snapshot: nothing
+# each step from dpkg, systemd and /proc.  Before each step the offload
+# kthreads are tuned by hand (SCHED_FIFO 1 on CPUs 0-1, as tuned or tuna
+# would): no step may change them; only the admin's reload applies the
+# admin's edited config.  The disk is a snapshot: nothing
 # of this outlives the guest.  It runs on the first kernel of a run only:
 # what it adds is dpkg's side, and the kthread placement it checks on the
 # way is what the units guest tests check on every kernel.
@@ -80,15 +83,35 @@ enablement() {
 
 # placement: "NAME cpus=LIST policy=N nice=N" of every offload kthread,
 # from /proc in one pass (the kernel's cpulist, the policy number of
-# /proc/PID/stat: 0 SCHED_OTHER, 1 SCHED_FIFO, 2 SCHED_RR).
+# /proc/PID/stat: 0 SCHED_OTHER, 1 SCHED_FIFO, 2 SCHED_RR), and " rt=N"
+# for a real-time policy.
 placement() {
 	local p files=()
 	for p in $(pgrep '^rcuo[gps]/'); do files+=("/proc/$p/stat" "/proc/$p/status"); done
 	[ ${#files[@]} -gt 0 ] || { echo "no offload kthread found"; return 1; }
 	awk '
-		FILENAME ~ /stat$/ { name = substr($2, 2, length($2) - 2); nice = $19; pol = $41 }
-		FILENAME ~ /status$/ && $1 == "Cpus_allowed_list:" { print name, "cpus=" $2, "policy=" pol, "nice=" nice }
+		FILENAME ~ /stat$/ { name = substr($2, 2, length($2) - 2); nice = $19; rt = $40; pol = $41 }
+		FILENAME ~ /status$/ && $1 == "Cpus_allowed_list:" {
+			print name, "cpus=" $2, "policy=" pol, "nice=" nice (pol != 0 ? " rt=" rt : "") }
 	' "${files[@]}"
+}
+
+# tune_by_hand: every offload kthread SCHED_FIFO 1 on CPUs 0-1, as an
+# admin's tuned profile or tuna would leave them; the result in /tmp/tuned.
+tune_by_hand() {
+	local p
+	for p in $(pgrep '^rcuo[gps]/'); do
+		taskset -pc 0-1 "$p" >/dev/null && chrt -f -p 1 "$p" || return 1
+	done
+	placement > /tmp/tuned && ! grep -v ' cpus=0-1 policy=1 nice=0 rt=1$' /tmp/tuned
+}
+
+# still_tuned: every offload kthread as tune_by_hand left it; prints the
+# ones that are not.
+still_tuned() {
+	placement > /tmp/now || { cat /tmp/now; return 1; }
+	diff /tmp/tuned /tmp/now | grep '^[<>]'
+	cmp -s /tmp/tuned /tmp/now
 }
 
 # placed_per_conf: every offload kthread is where /etc/nocbctl.conf puts
@@ -103,15 +126,6 @@ placed_per_conf() {
 	bad=$(awk -v want="$want" '{ name = $1; $1 = ""; sub(/^ /, "") } $0 != want { print name ": " $0 ", want " want }' /tmp/placement)
 	echo "$(wc -l < /tmp/placement) offload kthreads: $(awk '{ print $1 }' /tmp/placement | paste -sd' ' -)"
 	[ -z "$bad" ] || { echo "$bad"; return 1; }
-}
-
-# unpin_all: every offload kthread allowed on every CPU again, so that a
-# later placement shows that something placed them.
-unpin_all() {
-	local p
-	for p in $(pgrep '^rcuo[gps]/'); do
-		taskset -pc "0-$(($(nproc --all) - 1))" "$p" >/dev/null || return 1
-	done
 }
 
 # check_purged WHAT: nothing of the package left after a purge.
@@ -133,6 +147,7 @@ for u in $UNITS_ENABLED; do
 	check_eq "image: $u enabled" enabled "$(systemctl is-enabled "$u" 2>&1)"
 done
 check "image: offload kthreads placed at boot per /etc/nocbctl.conf" placed_per_conf
+apply_started() { unit_prop nocbctl-apply.service ExecMainStartTimestampMonotonic; }
 
 # --- upgrade the image's copy over an edited conffile -------------------------
 sed -i 's/^nice = 0$/nice = 5/' /etc/nocbctl.conf
@@ -147,6 +162,7 @@ sed -i "s/^Version: .*/Version: $ver2/" /tmp/pkg2/DEBIAN/control
 deb2=/tmp/nocbctl_${ver2}_amd64.deb
 check "newer build $ver2 made with dpkg-deb" dpkg-deb --root-owner-group -b /tmp/pkg2 "$deb2"
 check "$ver2 is newer than $ver" dpkg --compare-versions "$ver2" gt "$ver"
+check "upgrade: offload kthreads tuned by hand: SCHED_FIFO 1 on CPUs 0-1" tune_by_hand
 t1=$(now_us)
 check "upgrade: apt-get install $ver2, no terminal" apt_do /tmp/upgrade.log apt-get install "$deb2"
 check_eq "upgraded: dpkg status" "install ok installed $ver2" "$(pkg_status)"
@@ -154,11 +170,16 @@ check_eq "upgraded: the administrator's /etc/nocbctl.conf kept" "$edited" "$(sha
 check "upgraded: no conffile prompt" bash -c "! grep -i 'configuration file' /tmp/upgrade.log"
 check_eq "upgraded: no .dpkg-new/.dpkg-dist/.dpkg-old beside it" "" \
 	"$(ls /etc/nocbctl.conf.* 2>/dev/null | paste -sd' ' -)"
-check "upgraded: nocbctl-apply.service restarted" \
-	test "$(unit_prop nocbctl-apply.service ExecMainStartTimestampMonotonic)" -gt "$t1"
-check "upgraded: offload kthreads placed per the edited config (nice 5)" placed_per_conf
+check "upgraded: nocbctl-apply.service not run again" test "$(apply_started)" -lt "$t1"
+check "upgraded: offload kthreads as tuned by hand" still_tuned
+check "upgraded: systemctl reload nocbctl-apply (the admin asks)" systemctl reload nocbctl-apply.service
+check "reloaded: offload kthreads placed per the edited config (nice 5)" placed_per_conf
 
 # --- remove -------------------------------------------------------------------
+check "remove: offload kthreads tuned by hand: SCHED_FIFO 1 on CPUs 0-1" tune_by_hand
+# What node_exporter would serve: a collector's last file.
+prom=/var/lib/prometheus/node-exporter/nocbctl.prom
+mkdir -p "${prom%/*}" && echo 'nocb_collector_last_success_timestamp_seconds 1' > $prom
 # A stats run the timer has just started, not yet at its exec of nocbctl
 # (held here by a runtime drop-in), must be stopped by the removal, not
 # left to exec the removed binary and fail.
@@ -176,6 +197,8 @@ check_eq "removed: no nocbctl unit failed" "" \
 check_eq "removed: dpkg keeps only the configuration" "deinstall ok config-files $ver2" "$(pkg_status)"
 check_eq "removed: /etc/nocbctl.conf kept, as edited" "$edited" "$(sha256sum < /etc/nocbctl.conf 2>&1)"
 check "removed: /usr/bin/nocbctl gone" test ! -e /usr/bin/nocbctl
+check "removed: $prom gone (node_exporter serves no frozen values)" test ! -e $prom
+check "removed: offload kthreads as tuned by hand" still_tuned
 check_eq "removed: no nocbctl unit running or waiting" "" "$(units_active | paste -sd';' -)"
 check_eq "removed: no nocbctl unit file left" "" \
 	"$(systemctl list-unit-files --plain --no-legend 'nocbctl*' | paste -sd';' -)"
@@ -186,11 +209,9 @@ done
 # --- purge --------------------------------------------------------------------
 check "apt-get purge nocbctl" apt_do /tmp/purge.log apt-get purge nocbctl
 check_purged "purged"
+check "purged: offload kthreads as tuned by hand" still_tuned
 
 # --- install on a system without nocbctl, no reboot ----------------------------
-check "all offload kthreads unpinned by hand" unpin_all
-check_eq "offload kthreads allowed on every CPU before the install" "" \
-	"$(placement | grep -v ' cpus=0-3 ' | paste -sd';' -)"
 t0=$(now_us)
 check "apt install ./$(basename "$deb")" apt_do /tmp/install.log apt install "./$(basename "$deb")"
 check_eq "installed: dpkg status" "install ok installed $ver" "$(pkg_status)"
@@ -207,7 +228,17 @@ check_eq "installed: hotplug check not started (boot only)" 0 \
 	"$(unit_prop nocbctl-hotplug-check.service ConditionTimestampMonotonic)"
 check_eq "installed: no nocbctl-online@ instance started" "" \
 	"$(systemctl list-units --all --plain --no-legend 'nocbctl-online@*')"
-check "installed: every offload kthread placed per the default /etc/nocbctl.conf, no reboot" placed_per_conf
+# The shipped file asks for nothing, so the host stays as its admin tuned it.
+check_eq "installed: the shipped /etc/nocbctl.conf sets no key" "" \
+	"$(sed 's/#.*//' /etc/nocbctl.conf | grep -v '^[[:space:]]*$' | paste -sd';' -)"
+# apply_said TEXT: the install's run of apply printed TEXT (its journal
+# lines, by the run's invocation ID; journald may store them just after).
+apply_said() {
+	journalctl -q -o cat _SYSTEMD_INVOCATION_ID="$(unit_prop nocbctl-apply.service InvocationID)" |
+		grep -qF "$1"
+}
+check "installed: apply said it changes nothing" wait_until 10 apply_said "apply: /etc/nocbctl.conf sets nothing"
+check "installed: offload kthreads as tuned by hand" still_tuned
 check "installed: no failed unit" no_failed_units
 
 note "uptime at verdict: $(cut -d" " -f1 /proc/uptime)s"

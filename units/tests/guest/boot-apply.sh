@@ -2,8 +2,8 @@
 # nocb-guest: cmdline="rcu_nocbs=1-3" smp=4
 #
 # With no command after boot, nocbctl-apply.service has placed every RCU
-# offload kthread as /etc/nocbctl.conf (the shipped default, cpus = 0,
-# policy other) says, before multi-user.target, and no unit failed.
+# offload kthread as /etc/nocbctl.conf (the image's, cpus = 0,
+# policy other; tools/vm/image-postinst) says, before multi-user.target, and no unit failed.
 source "$NOCB_SRC/tools/vm/guest-lib.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/common.bash"
 
@@ -11,8 +11,8 @@ note "system state after boot: $(nocb_wait_boot 180)"
 note "cmdline: $(cat /proc/cmdline)"
 
 check "/etc/nocbctl.conf exists" test -r "$NOCB_CONF"
-check_eq "shipped default cpus" "0" "$(conf_get cpus)"
-check_eq "shipped default policy" "other" "$(conf_get policy)"
+check_eq "image config cpus" "0" "$(conf_get cpus)"
+check_eq "image config policy" "other" "$(conf_get policy)"
 
 check_eq "nocbctl-apply.service is enabled" "enabled" \
 	"$(systemctl is-enabled nocbctl-apply.service 2>&1)"
