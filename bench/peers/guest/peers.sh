@@ -55,10 +55,10 @@ probe time exec-floor 3 /bin/true
 pin_reps() {
 	local r
 	for ((r = 1; r <= reps; r++)); do
-		nocbctl pin rcuo --cpus="$online" >/dev/null
+		nocbctl pin rcuo --cpus="$online" --force >/dev/null 2>&1
 		probe time "nocbctl-pin $1" 1 nocbctl pin rcuo --cpus=0
 		check "rep $r: nocbctl pin: every rcuo kthread on CPU 0" rcuo_on 0
-		nocbctl pin rcuo --cpus="$online" >/dev/null
+		nocbctl pin rcuo --cpus="$online" --force >/dev/null 2>&1
 		probe time "tuna-move $1" 1 tuna --cpus=0 --threads='rcuo*' --move
 		check "rep $r: tuna --move: every rcuo kthread on CPU 0" rcuo_on 0
 	done

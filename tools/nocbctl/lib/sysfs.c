@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #define CPUDIR "/sys/devices/system/cpu"
+/* cgroup v2 (6.7+): the CPUs of every isolated cpuset partition */
+#define PARTITION_ISOLATED "/sys/fs/cgroup/cpuset.cpus.isolated"
 
 /* 0 ok, -errno if unreadable, -EINVAL (with err) if unparsable */
 static int read_list(const struct nocb_ctx *ctx, const char *name, int nbits,
@@ -19,7 +21,10 @@ static int read_list(const struct nocb_ctx *ctx, const char *name, int nbits,
 	int r;
 
 	cpulist_clear(out);
-	if (nocb_path(ctx, path, sizeof(path), CPUDIR "/%s", name))
+	/* a name of CPUDIR, or an absolute path */
+	if (nocb_path(ctx, path, sizeof(path), "%s%s%s",
+		      name[0] == '/' ? "" : CPUDIR, name[0] == '/' ? "" : "/",
+		      name))
 		return -ENAMETOOLONG;
 	r = nocb_read_file(path, &buf, &len);
 	if (r)
@@ -44,6 +49,7 @@ int sysfs_read_cpus(const struct nocb_ctx *ctx, const char *what,
 		{ "offline", &st->offline, &st->have_offline },
 		{ "isolated", &st->isolated, &st->have_isolated },
 		{ "nohz_full", &st->nohz_full, &st->have_nohz_full },
+		{ PARTITION_ISOLATED, &st->partition, &st->have_partition },
 	};
 	char err[256];
 	int r;
@@ -73,7 +79,9 @@ int sysfs_read_cpus(const struct nocb_ctx *ctx, const char *what,
 		r = read_list(ctx, opt[i].name, st->nbits, opt[i].set, err,
 			      sizeof(err));
 		if (r == -EINVAL) {
-			nocb_err(ctx, what, "%s/%s: %s", CPUDIR, opt[i].name,
+			nocb_err(ctx, what, "%s%s%s: %s",
+				 opt[i].name[0] == '/' ? "" : CPUDIR,
+				 opt[i].name[0] == '/' ? "" : "/", opt[i].name,
 				 err);
 			return -1;
 		}

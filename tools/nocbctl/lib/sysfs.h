@@ -9,7 +9,9 @@
 struct cpu_state {
 	struct cpulist possible, present, online, offline;
 	struct cpulist isolated, nohz_full;
+	struct cpulist partition;	/* in isolated cpuset partitions */
 	bool have_present, have_offline, have_isolated, have_nohz_full;
+	bool have_partition;
 	int nbits;	/* last possible CPU + 1 */
 };
 

@@ -2,6 +2,7 @@
 /* act.c - pin and prio actions on offload kthreads (see verbs.h). */
 #define _GNU_SOURCE
 #include "verbs.h"
+#include "placement.h"
 #include "proc.h"
 
 #include <errno.h>
@@ -247,4 +248,102 @@ void act_summary(struct nocb_ctx *ctx, const char *what,
 int act_exit(const struct act_result *res)
 {
 	return res->failed ? NOCB_EXIT_FAIL : NOCB_EXIT_OK;
+}
+
+/* Append "NAME" (at most four, then "..."): the kthreads a refusal names. */
+static void add_name(char *buf, size_t len, int *n, const char *name)
+{
+	size_t used = strlen(buf);
+
+	if (*n < 4)
+		snprintf(buf + used, len - used, "%s%s", *n ? ", " : "", name);
+	else if (*n == 4)
+		snprintf(buf + used, len - used, ", ...");
+	(*n)++;
+}
+
+static int refuse_deoffload(struct nocb_ctx *ctx, const struct rule_req *q,
+			    const struct cpulist *bad)
+{
+	char *b = cpulist_format_alloc(bad);
+
+	if (q->force)
+		fprintf(ctx->err, "nocbctl: %s: warning: de-offloading nohz_full CPUs %s; --force: done anyway\n",
+			q->verb, b ? b : "?");
+	else
+		nocb_err(ctx, q->verb, "CPUs %s are nohz_full: de-offloaded, their own callbacks would keep their tick on; keep them offloaded, or --force",
+			 b ? b : "?");
+	free(b);
+	return q->force ? 0 : NOCB_EXIT_USAGE;
+}
+
+int act_check_rule(struct nocb_ctx *ctx, const struct rule_req *q)
+{
+	struct placement_rule now, after;
+	struct offload_info oi;
+	struct kthread_list kl = { 0 };
+	struct cpulist bad, b, newly, deoff;
+	const struct cpulist *pins[2] = { NULL, NULL };
+	char names[200] = "", why[256], what[300];
+	int n = 0, r = 0;
+
+	offload_read(ctx, q->cs, &oi);
+	placement_rule_now(&now, q->cs, &oi);
+	if (q->after)
+		placement_rule_init(&after, q->cs, q->after);
+	else
+		after = now;
+	/* a de-offload never leaves a nohz_full CPU with callbacks */
+	if (q->after) {
+		cpulist_andnot(&deoff, &oi.offloaded, q->after);
+		if (!placement_deoffload_safe(q->cs, &deoff, &bad))
+			r = refuse_deoffload(ctx, q, &bad);
+	}
+	offload_free(&oi);
+	if (r)
+		return r;
+	if (q->pin) {
+		pins[0] = q->pin->rcuog;
+		pins[1] = q->pin->rcuop;
+	}
+	cpulist_clear(&bad);
+	for (int i = 0; i < 2; i++)
+		if (pins[i] && !placement_safe(&after, pins[i], &b))
+			cpulist_or(&bad, &bad, &b);
+	if (!cpulist_empty(&bad)) {
+		placement_why(&after, &bad, why, sizeof(why));
+		return placement_refuse(ctx, q->verb, q->force, q->pin_what,
+					&bad, why, "pin to housekeeping CPUs");
+	}
+	/*
+	 * Kthreads left unpinned: only what the change itself makes unsafe
+	 * is refused, unless they are about to get a real-time policy.
+	 */
+	cpulist_andnot(&newly, &after.unsafe, &now.unsafe);
+	if (!q->realtime && cpulist_empty(&newly))
+		return 0;	/* nothing the change could misplace */
+	if (proc_scan_kthreads(ctx, q->verb, q->kinds, q->cs->nbits, &kl))
+		return NOCB_EXIT_FAIL;
+	for (size_t i = 0; i < kl.n; i++) {
+		const struct kthread *kt = &kl.v[i];
+
+		if (pins[kt->kind == KT_RCUOG ? 0 : 1])
+			continue;
+		if (placement_safe(&after, &kt->allowed, &b))
+			continue;
+		if (!q->realtime)
+			cpulist_and(&b, &b, &newly);
+		if (cpulist_empty(&b))
+			continue;
+		cpulist_or(&bad, &bad, &b);
+		add_name(names, sizeof(names), &n, kt->name);
+	}
+	kthread_list_free(&kl);
+	if (cpulist_empty(&bad))
+		return 0;
+	placement_why(&after, &bad, why, sizeof(why));
+	snprintf(what, sizeof(what), "%s %s allowed on", names,
+		 q->realtime ? "would run real-time while" : "would be");
+	return placement_refuse(ctx, q->verb, q->force, what, &bad, why,
+				"pin them to housekeeping CPUs first");
 }

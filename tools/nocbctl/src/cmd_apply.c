@@ -16,7 +16,7 @@
 static void apply_help(FILE *f)
 {
 	fputs("\nUsage:\n"
-	      " nocbctl apply [--config=FILE] [--dry-run] [--no-offload]\n"
+	      " nocbctl apply [--config=FILE] [--dry-run] [--no-offload] [--force]\n"
 	      "\nApply the configuration file (default " NOCB_DEFAULT_CONFIG "):\n"
 	      "first make the no-CBs CPUs its offload list, as offload and\n"
 	      "deoffload do (if it has one), then pin and set the scheduling of\n"
@@ -28,7 +28,13 @@ static void apply_help(FILE *f)
 	      " -C, --config=FILE   configuration file (not prefixed by --root)\n"
 	      " -n, --dry-run       show what would change, change nothing\n"
 	      "     --no-offload    leave the no-CBs CPUs alone: pin and prio only\n"
+	      " -f, --force         apply even what puts offload kthreads on\n"
+	      "                     offloaded, isolated or nohz_full CPUs, or\n"
+	      "                     de-offloads a nohz_full CPU\n"
 	      " -h, --help          display this help\n"
+	      "\nA file whose result would put an offload kthread on an offloaded,\n"
+	      "isolated or nohz_full CPU, give one there a real-time policy, or\n"
+	      "de-offload a nohz_full CPU is refused (exit 2), nothing changed.\n"
 	      "\nExit status: 0 ok, 1 a thread failed or the offload list was\n"
 	      "refused (K3), 2 bad file, 3 the kernel cannot change no-CBs CPUs\n"
 	      "at run time (no K6, or booted without rcu_nocbs), 4 missing\n"
@@ -249,11 +255,12 @@ int cmd_apply(struct nocb_ctx *ctx, int argc, char **argv)
 	struct apply_plan p;
 	struct json j;
 	bool dry_run, offload;
+	char what[4100];
 	int r, ro = 0;
 
 	r = verb_parse(ctx, "apply",
-		       OPT(OPT_CONFIG) | OPT(OPT_DRY_RUN) | OPT(OPT_NO_OFFLOAD),
-		       apply_help, argc, argv, &a);
+		       OPT(OPT_CONFIG) | OPT(OPT_DRY_RUN) | OPT(OPT_NO_OFFLOAD) |
+		       OPT(OPT_FORCE), apply_help, argc, argv, &a);
 	if (r != VERB_PARSED)
 		return r;
 	if (a.nargs) {
@@ -264,12 +271,21 @@ int cmd_apply(struct nocb_ctx *ctx, int argc, char **argv)
 	if (sysfs_read_cpus(ctx, "apply", &cs))
 		return NOCB_EXIT_FAIL;
 	r = apply_load(ctx, "apply", a.arg[OPT_CONFIG], false, &cs, &p);
+	offload = p.sets_offload && !a.set[OPT_NO_OFFLOAD];
+	if (!r && p.loaded) {
+		snprintf(what, sizeof(what), "%.4000s: cpus", p.path);
+		r = act_check_rule(ctx, &(struct rule_req){ .verb = "apply",
+				   .cs = &cs, .after = offload ? &p.cfg.offload : NULL,
+				   .pin = p.sets_pin ? &p.pin : NULL,
+				   .pin_what = what, .kinds = KT_ALL,
+				   .realtime = p.sets_prio && p.prio.policy != SCHED_OTHER,
+				   .force = a.set[OPT_FORCE] });
+	}
 	if (!r)
 		r = apply_may_act(ctx, "apply", &p, dry_run);
 	if (r)
 		return r;
 	/* first the no-CBs CPUs, so that the re-pin finds new kthreads too */
-	offload = p.sets_offload && !a.set[OPT_NO_OFFLOAD];
 	if (offload) {
 		r = offload_step_begin(&st, ctx, &p, &cs, dry_run);
 		if (r) {

@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -25,7 +26,7 @@
 static void help(FILE *f, bool offload)
 {
 	fprintf(f, "\nUsage:\n"
-		" nocbctl %s LIST [--dry-run] [--config=FILE]\n\n",
+		" nocbctl %s LIST [--dry-run] [--config=FILE] [--force]\n\n",
 		offload ? "offload" : "deoffload");
 	fputs(offload ?
 	      "Make the CPUs of LIST no-CBs CPUs on the running kernel, without\n"
@@ -40,11 +41,18 @@ static void help(FILE *f, bool offload)
 	      " -C, --config=FILE   configuration for the kthreads (default\n"
 	      "                     " NOCB_DEFAULT_CONFIG "; without it they are\n"
 	      "                     left as they are)\n"
+	      " -f, --force         change even what puts an offload kthread on\n"
+	      "                     an offloaded, isolated or nohz_full CPU, or\n"
+	      "                     de-offloads a nohz_full CPU\n"
 	      " -h, --help          display this help\n"
+	      "\nRefused (exit 2), nothing changed: a change after which an offload\n"
+	      "kthread would be allowed on a CPU it makes offloaded (pin it first,\n"
+	      "or set cpus in the configuration file), or that de-offloads a\n"
+	      "nohz_full CPU.\n"
 	      "\nLIST is in the kernel's cpulist syntax (1-3,5, 8-15:1/2, N).\n"
 	      "\nExit status: 0 ok, 1 refused because no online normal CPU would\n"
 	      "be left (K3) or failed, 2 bad LIST (CPU 0, a CPU that does not\n"
-	      "exist) or configuration, 3 no run-time offload in this kernel\n"
+	      "exist), configuration or placement, 3 no run-time offload in this kernel\n"
 	      "(or booted without rcu_nocbs), 4 not root.\n"
 	      "\nFor more details see nocbctl(8).\n", f);
 }
@@ -449,6 +457,20 @@ static int change_locked(struct nocbs_change *c, const char *cfg_arg)
 	if (r)
 		return r;
 	if (c->changed) {
+		char what[4100];
+
+		snprintf(what, sizeof(what), "%.4000s: cpus", p.path);
+		r = act_check_rule(c->ctx, &(struct rule_req){ .verb = c->verb,
+				   .cs = c->cs, .after = &c->after,
+				   .pin = p.sets_pin ? &p.pin : NULL,
+				   .pin_what = what, .kinds = KT_ALL,
+				   .realtime = p.sets_prio &&
+					       p.prio.policy != SCHED_OTHER,
+				   .force = c->force });
+		if (r)
+			return r;
+	}
+	if (c->changed) {
 		r = check_access(c);
 		if (!r)
 			r = apply_may_act(c->ctx, c->verb, &p, c->dry_run);
@@ -469,8 +491,8 @@ static int run(struct nocb_ctx *ctx, const char *verb, bool offload,
 	char err[512];
 	int r;
 
-	r = verb_parse(ctx, verb, OPT(OPT_DRY_RUN) | OPT(OPT_CONFIG), h, argc,
-		       argv, &a);
+	r = verb_parse(ctx, verb, OPT(OPT_DRY_RUN) | OPT(OPT_CONFIG) |
+		       OPT(OPT_FORCE), h, argc, argv, &a);
 	if (r != VERB_PARSED)
 		return r;
 	if (a.nargs != 1) {
@@ -488,6 +510,7 @@ static int run(struct nocb_ctx *ctx, const char *verb, bool offload,
 	c.verb = verb;
 	c.mode = offload ? NOCBS_ADD : NOCBS_REMOVE;
 	c.dry_run = a.set[OPT_DRY_RUN];
+	c.force = a.set[OPT_FORCE];
 	c.arg = a.args[0];
 	c.cs = &cs;
 	c.fd = -1;

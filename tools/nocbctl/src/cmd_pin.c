@@ -11,7 +11,7 @@
 static void pin_help(FILE *f)
 {
 	fputs("\nUsage:\n"
-	      " nocbctl pin rcuo|rcuog|rcuop --cpus=LIST [--dry-run]\n"
+	      " nocbctl pin rcuo|rcuog|rcuop --cpus=LIST [--dry-run] [--force]\n"
 	      "\nSet the allowed CPUs of the RCU callback-offload kthreads\n"
 	      "(rcuo: rcuog/N and rcuop/N; rcuog or rcuop: one kind).\n"
 	      "\nOptions:\n"
@@ -19,7 +19,12 @@ static void pin_help(FILE *f)
 	      "                   syntax (0-3,5,8-15:1/2); must be possible, and\n"
 	      "                   those online are used (at least one)\n"
 	      " -n, --dry-run     show what would change, change nothing\n"
+	      " -f, --force       pin even onto offloaded, isolated or\n"
+	      "                   nohz_full CPUs\n"
 	      " -h, --help        display this help\n"
+	      "\nA LIST with an offloaded, isolated (isolcpus=, cpuset partition)\n"
+	      "or nohz_full CPU is refused: the kthreads would bring the callback\n"
+	      "work back onto the CPUs it was taken off.\n"
 	      "\nEach thread is reported as changed, unchanged, would change,\n"
 	      "vanished or failed. Exit status: 0 ok, 1 a thread failed, 2 bad\n"
 	      "input, 4 missing CAP_SYS_NICE.\n"
@@ -37,11 +42,12 @@ int cmd_pin(struct nocb_ctx *ctx, int argc, char **argv)
 	struct pin_target t;
 	struct act_result res;
 	struct json j;
-	char err[512];
+	char err[512], what[256];
 	int r;
 
-	r = verb_parse(ctx, "pin", OPT(OPT_CPUS) | OPT(OPT_DRY_RUN), pin_help,
-		       argc, argv, &a);
+	r = verb_parse(ctx, "pin",
+		       OPT(OPT_CPUS) | OPT(OPT_DRY_RUN) | OPT(OPT_FORCE),
+		       pin_help, argc, argv, &a);
 	if (r != VERB_PARSED)
 		return r;
 	if (a.nargs != 1) {
@@ -70,7 +76,13 @@ int cmd_pin(struct nocb_ctx *ctx, int argc, char **argv)
 	}
 	if (!cpulist_empty(&dropped))
 		sysfs_note_dropped(ctx, "pin: --cpus", &dropped, &cpus);
-	r = nocb_may_act(ctx, "pin", dry_run);
+	snprintf(what, sizeof(what), "--cpus=%.200s", cpus_arg);
+	r = act_check_rule(ctx, &(struct rule_req){ .verb = "pin", .cs = &cs,
+			   .pin = &(struct pin_target){ &cpus, &cpus },
+			   .pin_what = what, .kinds = kinds,
+			   .force = a.set[OPT_FORCE] });
+	if (!r)
+		r = nocb_may_act(ctx, "pin", dry_run);
 	if (r)
 		return r;
 	t.rcuog = &cpus;

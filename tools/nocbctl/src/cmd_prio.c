@@ -12,14 +12,19 @@ static void prio_help(FILE *f)
 {
 	fputs("\nUsage:\n"
 	      " nocbctl prio rcuo|rcuog|rcuop --policy=fifo|rr|other\n"
-	      "              [--priority=N] [--nice=N] [--dry-run]\n"
+	      "              [--priority=N] [--nice=N] [--dry-run] [--force]\n"
 	      "\nSet the scheduling policy of the RCU callback-offload kthreads.\n"
 	      "\nOptions:\n"
 	      " -p, --policy=POLICY   fifo, rr or other\n"
 	      " -P, --priority=N      real-time priority 1-99 (fifo, rr; required)\n"
 	      " -N, --nice=N          nice value -20..19 (other only)\n"
 	      " -n, --dry-run         show what would change, change nothing\n"
+	      " -f, --force           make real-time even kthreads allowed on\n"
+	      "                       offloaded, isolated or nohz_full CPUs\n"
 	      " -h, --help            display this help\n"
+	      "\nfifo and rr are refused while a kthread may run on an offloaded,\n"
+	      "isolated or nohz_full CPU: it would preempt the work there. Pin\n"
+	      "first.\n"
 	      "\nExit status: 0 ok, 1 a thread failed, 2 bad input, 4 missing\n"
 	      "CAP_SYS_NICE.\n"
 	      "\nFor more details see nocbctl(8).\n", f);
@@ -38,8 +43,8 @@ int cmd_prio(struct nocb_ctx *ctx, int argc, char **argv)
 	int r;
 
 	r = verb_parse(ctx, "prio", OPT(OPT_POLICY) | OPT(OPT_PRIORITY) |
-		       OPT(OPT_NICE) | OPT(OPT_DRY_RUN), prio_help, argc, argv,
-		       &a);
+		       OPT(OPT_NICE) | OPT(OPT_DRY_RUN) | OPT(OPT_FORCE),
+		       prio_help, argc, argv, &a);
 	if (r != VERB_PARSED)
 		return r;
 	if (a.nargs != 1) {
@@ -100,7 +105,13 @@ int cmd_prio(struct nocb_ctx *ctx, int argc, char **argv)
 	}
 	if (sysfs_read_cpus(ctx, "prio", &cs))
 		return NOCB_EXIT_FAIL;
-	r = nocb_may_act(ctx, "prio", dry_run);
+	r = 0;
+	if (t.policy != SCHED_OTHER)
+		r = act_check_rule(ctx, &(struct rule_req){ .verb = "prio",
+				   .cs = &cs, .kinds = kinds, .realtime = true,
+				   .force = a.set[OPT_FORCE] });
+	if (!r)
+		r = nocb_may_act(ctx, "prio", dry_run);
 	if (r)
 		return r;
 	if (ctx->json) {

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "verbs.h"
 #include "offload.h"
+#include "placement.h"
 #include "proc.h"
 #include "sysfs.h"
 
@@ -193,37 +194,35 @@ static void add_warnings(const struct cpu_state *cs,
 			 const struct kthread_list *kl, const struct feature f[NFEAT],
 			 struct warnings *w)
 {
+	struct placement_rule rule;
 	struct cpulist bad, quiet;
-	char feat[256] = "";
+	char feat[256] = "", why[256];
 	int absent = 0;
 	char *b;
 
-	/* CPUs that should run no kthread: no-CBs (or soon), isolated, nohz_full */
-	cpulist_or(&quiet, &cs->isolated, &cs->nohz_full);
-	cpulist_or(&quiet, &quiet, &oi->offloaded);
-	cpulist_or(&quiet, &quiet, &oi->pending_offloaded);
+	placement_rule_now(&rule, cs, oi);
 	for (size_t i = 0; i < kl->n; i++) {
 		const struct kthread *kt = &kl->v[i];
 		bool own = offload_kthread_on_own_cpu(kt, &oi->offloaded);
 
-		cpulist_and(&bad, &kt->allowed, &quiet);
+		if (placement_safe(&rule, &kt->allowed, &bad))
+			continue;
+		placement_why(&rule, &bad, why, sizeof(why));
 		if (own)
 			cpulist_unset(&bad, kt->cpu);
-		if (!own && cpulist_empty(&bad))
-			continue;
 		b = list(&bad, &w->oom);
 		if (own && !cpulist_empty(&bad))
-			warn(w, "%s (pid %d) may run on CPU %d, which it offloads, and on CPUs %s, which are no-CBs, isolated or nohz_full",
-			     kt->name, (int)kt->pid, kt->cpu, b ? b : "?");
+			warn(w, "%s (pid %d) may run on CPU %d, which it offloads, and on CPUs %s (%s)",
+			     kt->name, (int)kt->pid, kt->cpu, b ? b : "?", why);
 		else if (own)
 			warn(w, "%s (pid %d) may run on CPU %d, which it offloads",
 			     kt->name, (int)kt->pid, kt->cpu);
 		else
-			warn(w, "%s (pid %d) is allowed on CPUs %s, which are no-CBs, isolated or nohz_full",
-			     kt->name, (int)kt->pid, b ? b : "?");
+			warn(w, "%s (pid %d) is allowed on CPUs %s (%s)",
+			     kt->name, (int)kt->pid, b ? b : "?", why);
 		free(b);
 	}
-	cpulist_or(&quiet, &cs->isolated, &cs->nohz_full);
+	cpulist_or(&quiet, &rule.isolated, &rule.nohz_full);
 	cpulist_andnot(&bad, &quiet, &oi->offloaded);
 	cpulist_andnot(&bad, &bad, &oi->pending_offloaded);
 	if (oi->source != OFFLOAD_UNKNOWN && !cpulist_empty(&bad)) {
@@ -326,6 +325,8 @@ static void print_text(struct nocb_ctx *ctx, const struct cpu_state *cs,
 		LINE("isolated:", &cs->isolated);
 	if (cs->have_nohz_full)
 		LINE("nohz_full:", &cs->nohz_full);
+	if (cs->have_partition)
+		LINE("partition:", &cs->partition);
 #undef LINE
 #undef PENDING
 	fprintf(o, "Polling:     %s\n", oi->poll ? "on (rcu_nocb_poll)" :
@@ -413,6 +414,8 @@ static void print_json(struct nocb_ctx *ctx, const struct cpu_state *cs,
 	KLIST("unknown", &oi->unknown);
 	KLIST("isolated", &cs->isolated);
 	KLIST("nohz_full", &cs->nohz_full);
+	if (cs->have_partition)
+		KLIST("isolated_partitions", &cs->partition);
 #undef KLIST
 	json_obj_end(&j);
 	json_key(&j, "polling");

@@ -132,6 +132,27 @@ void act_summary(struct nocb_ctx *ctx, const char *what,
 /* Exit code for a result: 1 if anything failed, else 0. */
 int act_exit(const struct act_result *res);
 
+/* What a changing verb is about to do, for the placement rule. */
+struct rule_req {
+	const char *verb;
+	const struct cpu_state *cs;
+	const struct cpulist *after;	/* the no-CBs CPUs after; NULL: same */
+	const struct pin_target *pin;	/* NULL: no pin */
+	const char *pin_what;		/* how the pin's list was given */
+	unsigned kinds;			/* the kthreads it acts on */
+	bool realtime;			/* it sets a real-time policy */
+	bool force;
+};
+
+/*
+ * The placement rule (lib/placement.h) for a change: refuse (exit 2,
+ * error printed) a pin list with an unsafe CPU, a de-offload of a
+ * nohz_full CPU, an unpinned kthread that the new no-CBs CPUs would make
+ * misplaced, or a real-time policy for a misplaced one. With force, warn
+ * and return 0.
+ */
+int act_check_rule(struct nocb_ctx *ctx, const struct rule_req *q);
+
 #define NOCB_DEFAULT_CONFIG "/etc/nocbctl.conf"
 
 /* What a configuration file asks of the offload kthreads. */
@@ -171,6 +192,7 @@ struct nocbs_change {
 	const char *verb;		/* prefix of every error */
 	enum nocbs_mode mode;
 	bool dry_run;
+	bool force;			/* --force: past the placement rule */
 	const char *arg;		/* LIST as given */
 	const struct cpu_state *cs;
 	struct cpulist list, before, after;
@@ -222,14 +244,25 @@ void stats_print_sample(struct nocb_ctx *ctx, struct json *j,
 			const struct cpulist *filter, double dt);
 
 struct kthread_list;
+struct placement_rule;
+
+/* What one Prometheus exposition is made of. */
+struct prom_input {
+	const struct rcudata *rd;	/* NULL: the kernel has no rcudata */
+	const struct cpulist *possible;
+	const struct cpulist *offloaded;	/* as status shows them */
+	const struct placement_rule *rule;
+	const struct kthread_list *kl;	/* the offload kthreads */
+	bool runtime_offload;		/* rcu_nocbs is there */
+	double now;			/* Unix time of the collection */
+};
 
 /*
- * Print one sample in the Prometheus text exposition format; kl gives
- * the offload kthreads for the gauge of those allowed on their own
- * offloaded CPU. filter NULL = all CPUs. 0, or -1 out of memory.
+ * Print one sample in the Prometheus text exposition format: rcudata's
+ * counts (when in->rd), and the placement of the offload kthreads on
+ * any kernel. filter NULL = all CPUs. 0, or -1 out of memory.
  */
-int stats_print_prometheus(struct nocb_ctx *ctx, const struct rcudata *cur,
-			   const struct kthread_list *kl,
+int stats_print_prometheus(struct nocb_ctx *ctx, const struct prom_input *in,
 			   const struct cpulist *filter);
 
 #endif

@@ -63,7 +63,7 @@ done
 json_ok "stats --json" "$N" --json --root "$F/cpu4" stats
 json_ok "stats --json --watch" "$N" --json --root "$F/cpu4" stats --watch 0.01 --count 2
 json_ok "pin --json --dry-run" "$N" --json --root "$F/cpu4" pin rcuo --cpus=0 --dry-run
-json_ok "prio --json --dry-run" "$N" --json --root "$F/cpu4" prio rcuo --policy=fifo --priority=1 --dry-run
+json_ok "prio --json --dry-run" "$N" --json --root "$F/cpu4" prio rcuo --policy=fifo --priority=1 --dry-run --force
 expect 0 "plan" -- "$N" --root "$F/plan4" plan --isolate=2-3
 json_ok "plan --json" "$N" --json --root "$F/plan4" plan --isolate=2-3
 json_ok "plan --format=json" "$N" --root "$F/plan4" plan --isolate=2-3 --format=json
@@ -77,8 +77,11 @@ done
 expect 2 "plan splits SMT siblings" -- "$N" --root "$F/smt8" plan --isolate=2-3
 one_line_err "plan splits SMT siblings"
 expect 3 "stats without rcudata" -- "$N" --root "$F/norcudata" stats
-expect 3 "stats --format=prometheus without rcudata" -- "$N" --root "$F/norcudata" stats --format=prometheus
-one_line_err "stats --format=prometheus without rcudata"
+# the metrics still say where the offload kthreads may run, and that
+# the kernel gives no statistics
+expect 0 "stats --format=prometheus without rcudata" -- "$N" --root "$F/norcudata" stats --format=prometheus
+grep -qx 'nocb_kernel_statistics_available{statistics="rcudata"} 0' $O && grep -q '^nocb_offload_kthreads_misplaced{cpu="1"} [1-9]' $O &&
+	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: prometheus without rcudata: placement and availability"; cat $O; }
 # a kernel of the series built without debugfs: say so, do not guess
 expect 3 "stats on a kernel without debugfs" -- "$N" --root "$F/nodebugfs" stats
 one_line_err "stats on a kernel without debugfs"
@@ -160,11 +163,17 @@ expect 0 "apply --dry -C FILE" -- "$N" --root "$T/fx" apply --dry -C "$T/--dry-r
 expect 0 "apply -n" -- "$N" --root "$T/fx" apply -n -C "$T/--dry-run"
 json_ok "hotplug-check --json" "$N" -r "$T/fx" hotplug-check --json
 
-# offload/deoffload write the fixture's rcu_nocbs: on a copy only
+# offload/deoffload write the fixture's rcu_nocbs: on a copy only.  Its
+# kthreads may run on CPUs 0-3: offloading CPU 1 would leave them allowed
+# on it, which the placement rule refuses unless --force.
 cp -a "$F/k6" "$T/k6"
-expect 0 "offload 1 --dry-run" -- "$N" --root "$T/k6" offload 1 --dry-run
+expect 2 "offload 1, kthreads allowed on CPU 1" -- "$N" --root "$T/k6" offload 1
+one_line_err "offload 1, kthreads allowed on CPU 1"
+err_has "nocbctl: offload: rcuog/0, rcuog/2, rcuop/0, rcuop/1, ... would be allowed on: CPU 1 is unsafe for offload kthreads (1 offloaded); pin them to housekeeping CPUs first, or --force"
+expect 0 "offload 1 --dry-run --force" -- "$N" --root "$T/k6" offload 1 --dry-run --force
 [ "$(cat "$T/k6/sys/devices/system/cpu/rcu_nocbs")" = 2-3 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: --dry-run wrote rcu_nocbs"; }
-expect 0 "offload 1" -- "$N" --root "$T/k6" offload 1
+expect 0 "offload 1 --force" -- "$N" --root "$T/k6" offload 1 --force
+err_has "nocbctl: offload: warning: rcuog/0, rcuog/2, rcuop/0, rcuop/1, ... would be allowed on: CPU 1 is unsafe for offload kthreads (1 offloaded); --force: done anyway"
 [ "$(cat "$T/k6/sys/devices/system/cpu/rcu_nocbs")" = 1-3 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: offload 1 did not write 1-3"; }
 json_ok "deoffload --json" "$N" --json --root "$T/k6" deoffload 1-2
 [ "$(cat "$T/k6/sys/devices/system/cpu/rcu_nocbs")" = 3 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: deoffload 1-2 did not write 3"; }
@@ -187,10 +196,12 @@ nocbs_is() {
 		{ fail=$((fail + 1)); echo "FAIL: $2: rcu_nocbs reads '$(cat "$T/k6a/sys/devices/system/cpu/rcu_nocbs")', not '$1'"; }
 }
 printf 'offload = 1,3 # test\n' > "$T/k6a/etc/nocbctl.conf"
-expect 0 "apply offload = 1,3 --dry-run" -- "$N" --root "$T/k6a" apply --dry-run
+expect 2 "apply offload = 1,3, kthreads allowed on CPU 1" -- "$N" --root "$T/k6a" apply --dry-run
+one_line_err "apply offload = 1,3, kthreads allowed on CPU 1"
+expect 0 "apply offload = 1,3 --dry-run" -- "$N" --root "$T/k6a" apply --dry-run --force
 nocbs_is 2-3 "apply --dry-run"
 grep -qx 'rcu_nocbs (dry run): 2-3 -> 1,3' $O && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: apply --dry-run shows the offload step"; cat $O; }
-expect 0 "apply offload = 1,3" -- "$N" --root "$T/k6a" apply
+expect 0 "apply offload = 1,3" -- "$N" --root "$T/k6a" apply --force
 nocbs_is 1,3 "apply"
 grep -qx 'CPU 2: deoffloaded' $O && grep -qx 'rcu_nocbs: 2-3 -> 1,3' $O && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: apply reports the offload step"; cat $O; }
 expect 0 "apply again: nothing to change" -- "$N" --root "$T/k6a" apply
@@ -222,6 +233,38 @@ C=${SHIPPED_CONF:-$(dirname "$0")/../../../units/nocbctl.conf}
 expect 0 "apply --dry-run, the shipped config" -- "$N" --root "$F/cpu4-pinned" apply --dry-run --config="$C"
 grep -qx "apply: $C sets nothing" $O && ! grep -q 'would change' $O && pass=$((pass + 1)) ||
 	{ fail=$((fail + 1)); echo "FAIL: the shipped config changes something"; cat $O; }
+
+# The placement rule in every changing verb (lib/placement.h): refused
+# with exit 2 and nothing written, or done with --force and a warning.
+expect 2 "pin onto offloaded CPUs" -- "$N" --root "$F/cpu4" pin rcuo --cpus=1-3 --dry-run
+one_line_err "pin onto offloaded CPUs"
+err_has "nocbctl: pin: --cpus=1-3: CPUs 1-3 are unsafe for offload kthreads (1-3 offloaded); pin to housekeeping CPUs, or --force"
+expect 0 "pin onto offloaded CPUs --force" -- "$N" --root "$F/cpu4" pin rcuo --cpus=1-3 --dry-run --force
+err_has "nocbctl: pin: warning: --cpus=1-3: CPUs 1-3 are unsafe for offload kthreads (1-3 offloaded); --force: done anyway"
+expect 0 "pin onto CPU 0" -- "$N" --root "$F/cpu4" pin rcuo --cpus=0 --dry-run
+expect 2 "prio fifo for kthreads allowed on offloaded CPUs" -- "$N" --root "$F/cpu4" prio rcuo -p fifo -P 1 --dry-run
+one_line_err "prio fifo, misplaced kthreads"
+err_has "would run real-time while allowed on: CPUs 1-3 are unsafe for offload kthreads (1-3 offloaded)"
+expect 0 "prio other for misplaced kthreads" -- "$N" --root "$F/cpu4" prio rcuo -p other --dry-run
+printf 'cpus = 0-1\n' > "$T/pin01.conf"
+expect 2 "apply cpus = 0-1 on offloaded 1-3" -- "$N" --root "$F/cpu4" apply --dry-run --config="$T/pin01.conf"
+one_line_err "apply cpus = 0-1 on offloaded 1-3"
+err_has "nocbctl: apply: $T/pin01.conf: cpus: CPU 1 is unsafe for offload kthreads (1 offloaded); pin to housekeeping CPUs, or --force"
+# offload 1 with cpus = 0-1 would pin rcuop/1 onto the CPU it offloads
+cp -a "$F/k6" "$T/k6p" && mkdir -p "$T/k6p/etc" && cp "$T/pin01.conf" "$T/k6p/etc/nocbctl.conf"
+expect 2 "offload 1 with cpus = 0-1" -- "$N" --root "$T/k6p" offload 1 --dry-run
+err_has "nocbctl: offload: $T/k6p/etc/nocbctl.conf: cpus: CPU 1 is unsafe for offload kthreads (1 offloaded)"
+# nohz_full CPUs stay offloaded; an isolated cpuset partition is quiet too
+echo 2-3 > "$T/k6p/sys/devices/system/cpu/nohz_full"
+expect 2 "deoffload a nohz_full CPU" -- "$N" --root "$T/k6p" deoffload 2-3 --dry-run
+one_line_err "deoffload a nohz_full CPU"
+err_has "nocbctl: deoffload: CPUs 2-3 are nohz_full: de-offloaded, their own callbacks would keep their tick on; keep them offloaded, or --force"
+expect 0 "deoffload a nohz_full CPU --force" -- "$N" --root "$T/k6p" deoffload 2-3 --dry-run --force
+mkdir -p "$T/k6p/sys/fs/cgroup" && echo 1 > "$T/k6p/sys/fs/cgroup/cpuset.cpus.isolated"
+expect 2 "pin onto an isolated partition's CPU" -- "$N" --root "$T/k6p" pin rcuo --cpus=0-1 --dry-run
+err_has "(1 isolated)"
+expect 0 "status with an isolated partition" -- "$N" --root "$T/k6p" status
+grep -qx '  partition: 1' $O && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: status shows the partition"; cat $O; }
 
 echo "cli.sh: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -106,7 +106,7 @@ for n in 4096 8192; do
 	check "status $n: ALLOWED of rcuog/0, rcuop/1, rcuop/2 whole" \
 		"allowed('rcuog/0') == odd($n) and allowed('rcuop/1') == even($n) and allowed('rcuop/2') == pairs($n)"
 	check "status $n: the warning names every odd CPU" \
-		"'rcuog/0 (pid 100) is allowed on CPUs ' + odd($n) + ', which' in s"
+		"'rcuog/0 (pid 100) is allowed on CPUs ' + odd($n) + ' (offloaded)' in s"
 	check "status $n: 100 warnings, none dropped" \
 		"s.count('  warning: ') == 100"
 	run "$T/out" "$T/err" -- "$N" --json --root "$b" status
@@ -115,12 +115,13 @@ for n in 4096 8192; do
 		"thread('rcuog/0')['allowed'] == odd($n) and thread('rcuop/1')['allowed'] == even($n) and thread('rcuop/2')['allowed'] == pairs($n)"
 	check "status --json $n: offloaded, 100 warnings" \
 		"j['cpus']['offloaded'] == '1-%d' % ($n - 1) and len(j['warnings']) == 100"
-	run "$T/out" "$T/err" -- "$N" --json --root "$b" pin rcuo --cpus="$(python3 -c "print(','.join(str(c) for c in range(1, $n, 2)))")" --dry-run
+	# every CPU but 0 is offloaded: --force past the placement rule
+	run "$T/out" "$T/err" -- "$N" --json --root "$b" pin rcuo --cpus="$(python3 -c "print(','.join(str(c) for c in range(1, $n, 2)))")" --dry-run --force
 	[ $rc = 0 ] && ok || { bad "pin --json $n: exit $rc"; cat "$T/err"; }
 	strict_json "pin --json $n" "$T/out"
 	check "pin --json $n: cpus, before and after whole" \
 		"j['cpus'] == odd($n) and all(t['after'] == odd($n) for t in j['threads']) and [t['before'] for t in j['threads'] if t['name'] in ('rcuop/1', 'rcuop/2')] == [even($n), pairs($n)] and j['unchanged'] == 1 and j['would_change'] == 99"
-	run "$T/out" "$T/err" -- "$N" --root "$b" pin rcuo --cpus="$(python3 -c "print(','.join(str(c) for c in range(0, $n, 2)))")" --dry-run
+	run "$T/out" "$T/err" -- "$N" --root "$b" pin rcuo --cpus="$(python3 -c "print(','.join(str(c) for c in range(0, $n, 2)))")" --dry-run --force
 	check "pin $n: before -> after whole" \
 		"'rcuop/2    pid 102     would change (' + pairs($n) + ' -> ' + even($n) + ')' in s and 'rcuop/1    pid 101     unchanged (' + even($n) + ')' in s"
 done
@@ -128,12 +129,12 @@ done
 # --- a warning for every kthread allowed on a quiet CPU -----------------
 run "$T/out" "$T/err" -- "$N" --json --root "$F/cpu4" status
 check "cpu4: rcuog/0 and rcuop/0 may run on the no-CBs CPUs 1-3" \
-	"'rcuog/0 (pid 12) is allowed on CPUs 1-3, which are no-CBs, isolated or nohz_full' in j['warnings'] and 'rcuop/0 (pid 13) is allowed on CPUs 1-3, which are no-CBs, isolated or nohz_full' in j['warnings']"
+	"'rcuog/0 (pid 12) is allowed on CPUs 1-3 (1-3 offloaded)' in j['warnings'] and 'rcuop/0 (pid 13) is allowed on CPUs 1-3 (1-3 offloaded)' in j['warnings']"
 check "cpu4: rcuop/1 on its own CPU and the others" \
-	"'rcuop/1 (pid 14) may run on CPU 1, which it offloads, and on CPUs 2-3, which are no-CBs, isolated or nohz_full' in j['warnings'] and len(j['warnings']) == 6"
+	"'rcuop/1 (pid 14) may run on CPU 1, which it offloads, and on CPUs 2-3 (1-3 offloaded)' in j['warnings'] and len(j['warnings']) == 6"
 run "$T/out" "$T/err" -- "$N" --json --root "$F/norcudata" status
 check "norcudata: isolated CPU 1 counts too" \
-	"'rcuog/0 (pid 12) is allowed on CPUs 1-3, which are no-CBs, isolated or nohz_full' in j['warnings']"
+	"'rcuog/0 (pid 12) is allowed on CPUs 1-3 (2-3 offloaded, 1 isolated, 3 nohz_full)' in j['warnings']"
 run "$T/out" "$T/err" -- "$N" --json --root "$F/cpu4-pinned" status
 check "cpu4-pinned: no kthread warning" "not any('pid' in w for w in j['warnings'])"
 

@@ -39,9 +39,32 @@ static void assert_nocbs(const char *t, const char *want)
 	free(v);
 }
 
-static void offload_adds_to_the_set(void **state)
+/*
+ * A copy of k6 whose offload kthreads are pinned to CPU 0, as on a host
+ * set up for offload: the changes tested here pass the placement rule.
+ */
+static char *k6_pinned(void)
 {
 	char *t = tree_copy("k6");
+
+	for (int pid = 12; pid <= 17; pid++) {
+		char rel[64], *st, *p;
+
+		snprintf(rel, sizeof(rel), "proc/%d/status", pid);
+		st = tree_read(t, rel);
+		assert_non_null(st);
+		p = strstr(st, "Cpus_allowed_list:\t0-3\n");
+		assert_non_null(p);
+		memmove(p + 19, p + 22, strlen(p + 22) + 1);	/* "0-3" -> "0" */
+		tree_write(t, rel, st);
+		free(st);
+	}
+	return t;
+}
+
+static void offload_adds_to_the_set(void **state)
+{
+	char *t = k6_pinned();
 	struct run r;
 
 	(void)state;
@@ -68,7 +91,7 @@ static void offload_adds_to_the_set(void **state)
 
 static void deoffload_removes_from_the_set(void **state)
 {
-	char *t = tree_copy("k6");
+	char *t = k6_pinned();
 	struct run r;
 
 	(void)state;
@@ -99,7 +122,7 @@ static void deoffload_removes_from_the_set(void **state)
 
 static void kernel_list_syntax(void **state)
 {
-	char *t = tree_copy("k6");
+	char *t = k6_pinned();
 	struct run r;
 
 	(void)state;
@@ -168,7 +191,7 @@ static void refuse(const char *t, int (*fn)(struct nocb_ctx *, int, char **),
 
 static void refusals_before_any_write(void **state)
 {
-	char *t = tree_copy("k6");
+	char *t = k6_pinned();
 	struct run r;
 
 	(void)state;
@@ -223,7 +246,7 @@ static void refusals_before_any_write(void **state)
 
 static void every_cpu_but_0_is_fine(void **state)
 {
-	char *t = tree_copy("k6");
+	char *t = k6_pinned();
 	struct run r;
 
 	(void)state;
@@ -275,7 +298,7 @@ static void kernel_errno_to_exit_code(void **state)
 		{ EROFS, 4, "Read-only file system (sysfs is mounted read-only here" },
 		{ EIO, 1, "writing '1-3' to " },
 	};
-	char *t = tree_copy("k6");
+	char *t = k6_pinned();
 	struct run r;
 
 	(void)state;
@@ -301,7 +324,7 @@ static void kernel_errno_to_exit_code(void **state)
 
 static void needs_privilege(void **state)
 {
-	char *t = tree_copy("k6");
+	char *t = k6_pinned();
 	struct run r;
 
 	(void)state;
@@ -325,7 +348,7 @@ static void needs_privilege(void **state)
 
 static void repins_after_the_change(void **state)
 {
-	char *t = tree_copy("k6");
+	char *t = k6_pinned();
 	char path[4200];
 	struct run r;
 
@@ -376,7 +399,7 @@ static void repins_after_the_change(void **state)
 
 static void bad_config_changes_nothing(void **state)
 {
-	char *t = tree_copy("k6");
+	char *t = k6_pinned();
 	struct run r;
 
 	(void)state;
@@ -397,7 +420,7 @@ static void bad_config_changes_nothing(void **state)
 
 static void json_report(void **state)
 {
-	char *t = tree_copy("k6");
+	char *t = k6_pinned();
 	struct run r;
 
 	(void)state;
@@ -425,7 +448,7 @@ static void json_report(void **state)
 
 static void reads_back_what_it_wrote(void **state)
 {
-	char *t = tree_copy("k6");
+	char *t = k6_pinned();
 	struct run r;
 
 	(void)state;
@@ -449,7 +472,7 @@ static void reads_back_what_it_wrote(void **state)
 
 static void locked_while_writing(void **state)
 {
-	char *t = tree_copy("k6");
+	char *t = k6_pinned();
 	struct run r;
 
 	(void)state;
@@ -484,7 +507,7 @@ static void list_longer_than_a_page(void **state)
 
 static void status_shows_the_change(void **state)
 {
-	char *t = tree_copy("k6");
+	char *t = k6_pinned();
 	struct run r;
 
 	(void)state;
@@ -527,7 +550,7 @@ static void assert_conf_err(const struct run *r, const char *t, int line,
 
 static void apply_sets_the_offload_list(void **state)
 {
-	char *t = tree_copy("k6");	/* rcu_nocbs 2-3 */
+	char *t = k6_pinned();	/* rcu_nocbs 2-3 */
 	struct run r;
 
 	(void)state;
@@ -580,7 +603,7 @@ static void apply_sets_the_offload_list(void **state)
 /* No offload line, or --no-offload: the no-CBs CPUs are not touched. */
 static void apply_leaves_offload_alone(void **state)
 {
-	char *t = tree_copy("k6");
+	char *t = k6_pinned();
 	struct run r;
 
 	(void)state;
@@ -646,7 +669,7 @@ static void apply_offload_dry_run(void **state)
 
 static void apply_offload_json(void **state)
 {
-	char *t = tree_copy("k6");
+	char *t = k6_pinned();
 	struct run r;
 
 	(void)state;
@@ -689,7 +712,7 @@ static void apply_offload_config_errors(void **state)
 		/* the other keys are checked before anything changes too */
 		{ "offload = 1\npolicy = fifo\n", 2, "policy fifo needs priority 1-99" },
 	};
-	char *t = tree_copy("k6");
+	char *t = k6_pinned();
 	struct run r;
 
 	(void)state;
@@ -741,7 +764,7 @@ static void apply_offload_refused(void **state)
 		{ EINVAL, 1, "offload: the kernel refused no-CBs CPUs '1-3' (EINVAL)" },
 		{ EIO, 1, "offload: writing '1-3' to " },
 	};
-	char *t = tree_copy("k6");
+	char *t = k6_pinned();
 	char prefix[4400];
 	struct run r;
 
@@ -797,7 +820,7 @@ static void apply_offload_refused(void **state)
 /* K3: CPU 0 offline, and the list takes every online CPU. */
 static void apply_offload_k3(void **state)
 {
-	char *t = tree_copy("k6");
+	char *t = k6_pinned();
 	char want[4600];
 	struct run r;
 
@@ -805,12 +828,13 @@ static void apply_offload_k3(void **state)
 	tree_write(t, "sys/devices/system/cpu/online", "1-3\n");
 	tree_write(t, "sys/devices/system/cpu/offline", "0\n");
 	tree_write(t, CONF, "offload = 1-3\ncpus = 1\n");
-	run_verb(&r, cmd_apply, t, false, "apply", END);
+	/* no CPU is safe for the kthreads then: --force, to reach K3 */
+	run_verb(&r, cmd_apply, t, false, "apply", "--force", END);
 	assert_int_equal(r.rc, 1);
 	snprintf(want, sizeof(want),
 		 "nocbctl: apply: %s/" CONF ":1: offload: CPU 1: the last online normal CPU; offloading it would leave no online CPU to process callbacks itself (K3)\n",
 		 t);
-	assert_string_equal(r.err, want);
+	assert_contains(r.err, want);
 	assert_int_equal(mock.n_sysfs, 0);
 	assert_nocbs(t, "2-3\n");
 	assert_int_equal(mock.n_aff, 6);	/* pinned all the same */
@@ -828,7 +852,7 @@ static void apply_offload_k3(void **state)
 /* Missing privilege: exit 4 before anything changes, no JSON. */
 static void apply_offload_needs_write_access(void **state)
 {
-	char *t = tree_copy("k6");
+	char *t = k6_pinned();
 	struct run r;
 
 	(void)state;
@@ -903,7 +927,8 @@ static void apply_offload_without_k6(void **state)
 	assert_starts(r.out, "rcu_nocbs: 2-3 (nothing to change; read from the boot command line)\n");
 	run_free(&r);
 	tree_write(t, CONF, "offload =\n");
-	run_verb(&r, cmd_apply, t, false, "apply", END);
+	/* CPU 3 is nohz_full: --force past the rule, to reach the kernel */
+	run_verb(&r, cmd_apply, t, false, "apply", "--force", END);
 	assert_int_equal(r.rc, 3);
 	assert_contains(r.err, "a stock kernel (no rcudata either); the no-CBs CPUs are 2-3 (the boot command line); boot with neither rcu_nocbs= nor nohz_full= instead\n");
 	run_free(&r);
@@ -913,7 +938,8 @@ static void apply_offload_without_k6(void **state)
 	snprintf(want, sizeof(want), "%s/proc/cmdline", t);
 	assert_int_equal(remove(want), 0);
 	tree_write(t, CONF, "offload = 2-3\n");
-	run_verb(&r, cmd_apply, t, false, "apply", END);
+	/* unknown before: CPU 2 counts as newly offloaded; --force past it */
+	run_verb(&r, cmd_apply, t, false, "apply", "--force", END);
 	assert_int_equal(r.rc, 3);
 	assert_contains(r.err, "; which CPUs are no-CBs CPUs is not known; boot with rcu_nocbs=2-3 instead\n");
 	run_free(&r);

@@ -2,6 +2,7 @@
 /* test_verbs.c - each verb against fixture trees, with recorded syscalls. */
 #define _GNU_SOURCE
 #include "fixture.h"
+#include "placement.h"
 #include "proc.h"
 #include "rcudata.h"
 #include "verbs.h"
@@ -152,7 +153,7 @@ static void status_cpu_without_rcudata_line(void **state)
 			" (rcu_nocbs=, nohz_full=), not yet confirmed by the"
 			" kernel: no rcudata line, not online since boot\n");
 	/* kthreads allowed on CPU 3 will run beside its callbacks */
-	assert_contains(r.out, "rcuop/0 (pid 13) is allowed on CPUs 1-3,");
+	assert_contains(r.out, "rcuop/0 (pid 13) is allowed on CPUs 1-3 (");
 	run_free(&r);
 	run_verb(&r, cmd_status, fx("maxcpus3"), true, "status", END);
 	assert_int_equal(r.rc, 0);
@@ -327,6 +328,9 @@ static void stats_prometheus(void **state)
 		"nocb_callbacks_migrated_total counter",
 		"nocb_callbacks_adopted_total counter",
 		"nocb_offload_kthreads_on_own_cpu gauge",
+		"nocb_offload_kthreads_misplaced gauge", "nocb_build_info gauge",
+		"nocb_kernel_statistics_available gauge",
+		"nocb_collector_last_success_timestamp_seconds gauge",
 	};
 	struct run r;
 	char type[128];
@@ -340,9 +344,13 @@ static void stats_prometheus(void **state)
 		snprintf(type, sizeof(type), "\n# TYPE %s\n", families[i]);
 		assert_contains(r.out, type);
 	}
-	assert_int_equal(count_substr(r.out, "# HELP nocb_"), 8);
-	/* 7 one-per-CPU families and invoked twice, on 4 CPUs */
-	assert_int_equal(count_substr(r.out, "{cpu=\""), 4 * 9);
+	assert_int_equal(count_substr(r.out, "# HELP nocb_"), 12);
+	/* 8 one-per-CPU families and invoked twice, on 4 CPUs */
+	assert_int_equal(count_substr(r.out, "{cpu=\""), 4 * 10);
+	/* all 6 kthreads may run on CPUs 1-3, offloaded: the gauge that alerts */
+	assert_contains(r.out, "\nnocb_offload_kthreads_misplaced{cpu=\"0\"} 0\n");
+	assert_contains(r.out, "\nnocb_offload_kthreads_misplaced{cpu=\"1\"} 6\n");
+	assert_contains(r.out, "\nnocb_kernel_statistics_available{statistics=\"rcudata\"} 1\n");
 	assert_contains(r.out, "\nnocb_cpu_offloaded{cpu=\"0\"} 0\n");
 	assert_contains(r.out, "\nnocb_cpu_offloaded{cpu=\"3\"} 1\n");
 	assert_contains(r.out, "\nnocb_callbacks_queued{cpu=\"2\"} 5\n");
@@ -361,6 +369,16 @@ static void stats_prometheus(void **state)
 	assert_int_equal(count_substr(r.out, "nocb_offload_kthreads_on_own_cpu{"), 3);
 	assert_int_equal(count_substr(r.out, "nocb_offload_kthreads_on_own_cpu{cpu=\"1\"} 0\n"), 1);
 	assert_not_contains(r.out, "{cpu=\"0\"");
+	run_free(&r);
+	/* stock kernel: no rcudata, still the placement, from the command line */
+	run_verb(&r, cmd_stats, fx("stock"), false, "stats",
+		 "--format=prometheus", END);
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "\nnocb_kernel_statistics_available{statistics=\"rcudata\"} 0\n");
+	assert_contains(r.out, "\nnocb_cpu_offloaded{cpu=\"1\"} 1\n");
+	assert_contains(r.out, "\nnocb_offload_kthreads_misplaced{cpu=\"2\"} ");
+	assert_not_contains(r.out, "nocb_callbacks_");
+	assert_not_contains(r.out, "nocb_cpu_online");
 	run_free(&r);
 	/* no K1: ci= counts every invocation, so it is context "all" */
 	run_verb(&r, cmd_stats, fx("nonci"), false, "stats",
@@ -384,15 +402,25 @@ static void stats_prometheus_missing_fields(void **state)
 	const char *a = "  0 ql=1/4 ci=100 nci=3 ca=8\n  5N ql=0/0 ci=0 nci=50 co=2\n";
 	struct rcudata rd;
 	struct kthread_list kl = { 0 };
+	struct cpu_state cs = { 0 };
+	struct placement_rule rule;
+	struct cpulist off;
 	struct nocb_ctx ctx;
 	char *out = NULL, err[128];
 	size_t len = 0;
 
 	(void)state;
 	assert_int_equal(rcudata_parse(a, strlen(a), &rd, err, sizeof(err)), 0);
+	cpulist_clear(&off);
+	cpulist_set(&off, 5);
+	cpulist_set(&cs.possible, 0);
+	cpulist_set(&cs.possible, 5);
+	placement_rule_init(&rule, &cs, &off);
 	nocb_ctx_init(&ctx);
 	ctx.out = open_memstream(&out, &len);
-	assert_int_equal(stats_print_prometheus(&ctx, &rd, &kl, NULL), 0);
+	assert_int_equal(stats_print_prometheus(&ctx, &(struct prom_input){
+		.rd = &rd, .possible = &cs.possible, .offloaded = &off,
+		.rule = &rule, .kl = &kl, .now = 1.5 }, NULL), 0);
 	fclose(ctx.out);
 	assert_contains(out, "\nnocb_callbacks_queued_lazy{cpu=\"0\"} 1\n");
 	assert_contains(out, "\nnocb_callbacks_queued{cpu=\"0\"} 4\n");
@@ -401,6 +429,8 @@ static void stats_prometheus_missing_fields(void **state)
 	assert_not_contains(out, "nocb_callbacks_migrated_total{cpu=\"0\"}");
 	assert_not_contains(out, "nocb_callbacks_adopted_total{cpu=\"5\"}");
 	assert_contains(out, "\nnocb_offload_kthreads_on_own_cpu{cpu=\"5\"} 0\n");
+	assert_contains(out, "\nnocb_offload_kthreads_misplaced{cpu=\"5\"} 0\n");
+	assert_contains(out, "\nnocb_collector_last_success_timestamp_seconds 1.500\n");
 	free(out);
 	rcudata_free(&rd);
 }
@@ -436,11 +466,24 @@ static void stats_format_errors(void **state)
 	assert_int_equal(r.rc, 0);
 	assert_contains(r.out, "{\"command\":\"stats\",\"cpus\":[");
 	run_free(&r);
+	/* no rcudata: the placement all the same, and that it has none */
 	run_verb(&r, cmd_stats, fx("norcudata"), false, "stats",
 		 "--format=prometheus", END);
-	assert_int_equal(r.rc, 3);
-	assert_int_equal(r.outlen, 0);
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "nocb_kernel_statistics_available{statistics=\"rcudata\"} 0\n");
 	run_free(&r);
+}
+
+/* s without its collection time, which differs from run to run */
+static void drop_timestamp(char *s)
+{
+	static const char key[] = "\nnocb_collector_last_success_timestamp_seconds ";
+	char *p = strstr(s, key), *e;
+
+	assert_non_null(p);
+	e = strchr(p + 1, '\n');
+	assert_non_null(e);
+	memmove(p, e, strlen(e) + 1);
 }
 
 /* --output replaces the file in one rename; a failure removes it. */
@@ -465,6 +508,8 @@ static void stats_output_file(void **state)
 	assert_int_equal(r.errlen, 0);
 	got = tree_read(t, "nocbctl.prom");
 	assert_non_null(got);
+	drop_timestamp(got);
+	drop_timestamp(want.out);
 	assert_string_equal(got, want.out);
 	free(got);
 	assert_int_equal(stat(file, &st), 0);
@@ -486,10 +531,10 @@ static void stats_output_file(void **state)
 	assert_int_equal(r.rc, 2);
 	assert_true(tree_exists(t, "nocbctl.prom"));
 	run_free(&r);
-	/* rcudata gone: no stale values left for the collector */
-	run_verb(&r, cmd_stats, fx("norcudata"), false, "stats",
+	/* rcudata unreadable: no stale values left for the collector */
+	run_verb(&r, cmd_stats, fx("malformed"), false, "stats",
 		 "--format=prometheus", "--output", file, END);
-	assert_int_equal(r.rc, 3);
+	assert_int_equal(r.rc, 1);
 	assert_false(tree_exists(t, "nocbctl.prom"));
 	assert_contains(r.err, "nocbctl.prom: removed: its values would be stale");
 	run_free(&r);
@@ -533,8 +578,9 @@ static void pin_changes_each_thread(void **state)
 	assert_contains(r.out, "pin: 6 changed, 0 unchanged, 0 failed");
 	run_free(&r);
 	mock_reset();
+	/* CPU 1 is offloaded: the mechanics, past the placement rule */
 	run_verb(&r, cmd_pin, fx("cpu4"), false, "pin", "rcuog", "--cpus",
-		 "0-1", END);
+		 "0-1", "--force", END);
 	assert_int_equal(mock.n_aff, 2);
 	assert_int_equal(mock.aff_pid[0], 12);
 	assert_int_equal(mock.aff_pid[1], 15);
@@ -560,7 +606,7 @@ static void pin_long_scattered_list(void **state)
 	assert_non_null(list);
 	assert_true(strlen(list) > 4096);
 	assert_true(asprintf(&arg, "--cpus=%s", list) > 0);
-	run_verb(&r, cmd_pin, t, false, "pin", "rcuo", arg, END);
+	run_verb(&r, cmd_pin, t, false, "pin", "rcuo", arg, "--force", END);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(mock.n_aff, 6);
 	for (int i = 0; i < mock.n_aff; i++)
@@ -711,7 +757,7 @@ static void pin_skips_recycled_pid(void **state)
 		mock.recycle_path = path;
 		mock.recycle_stat = stats[i];
 		run_verb(&r, cmd_prio, t, false, "prio", "rcuo", "--policy=fifo",
-			 "--priority=1", END);
+			 "--priority=1", "--force", END);
 		assert_int_equal(r.rc, 0);
 		assert_int_equal(mock.n_sched, 5);
 		for (int k = 0; k < mock.n_sched; k++)
@@ -743,8 +789,9 @@ static void prio_fifo(void **state)
 	struct run r;
 
 	(void)state;
+	/* the kthreads may run on offloaded CPUs: --force */
 	run_verb(&r, cmd_prio, fx("cpu4"), false, "prio", "rcuo",
-		 "--policy=fifo", "--priority=1", END);
+		 "--policy=fifo", "--priority=1", "--force", END);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(mock.n_sched, 6);
 	for (int i = 0; i < 6; i++) {
@@ -812,7 +859,7 @@ static void prio_bad_input(void **state)
 	assert_int_equal(mock.n_sched + mock.n_nice, 0);
 	mock.have_cap = false;
 	run_verb(&r, cmd_prio, fx("cpu4"), false, "prio", "rcuo",
-		 "--policy=rr", "--priority=2", END);
+		 "--policy=rr", "--priority=2", "--force", END);
 	assert_int_equal(r.rc, 4);
 	assert_contains(r.err, "CAP_SYS_NICE");
 	run_free(&r);
@@ -829,7 +876,8 @@ static void apply_config(void **state)
 	(void)state;
 	tree_write(t, "etc/nocbctl.conf",
 		   "# test\ncpus = 0\nrcuog.cpus = 0-1\npolicy = rr\npriority = 3\n");
-	run_verb(&r, cmd_apply, t, false, "apply", END);	/* default path */
+	/* default path; CPU 1 is offloaded: the mechanics, with --force */
+	run_verb(&r, cmd_apply, t, false, "apply", "--force", END);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(mock.n_aff, 6);
 	assert_int_equal(mock.aff_pid[0], 12);
@@ -843,7 +891,8 @@ static void apply_config(void **state)
 	mock_reset();
 	snprintf(path, sizeof(path), "%s/other.conf", t);
 	tree_write(t, "other.conf", "policy = fifo\npriority = 1\n");
-	run_verb(&r, cmd_apply, t, true, "apply", "--config", path, END);
+	run_verb(&r, cmd_apply, t, true, "apply", "--config", path, "--force",
+		 END);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(mock.n_aff, 0);
 	assert_int_equal(mock.n_sched, 6);
@@ -895,7 +944,7 @@ static void apply_with_a_cpu_offline(void **state)
 
 	(void)state;
 	tree_write(t, "etc/nocbctl.conf", "cpus = 0,2\nrcuog.cpus = 2-3\n");
-	run_verb(&r, cmd_apply, t, false, "apply", END);
+	run_verb(&r, cmd_apply, t, false, "apply", "--force", END);
 	assert_int_equal(r.rc, 0);
 	assert_int_equal(mock.n_aff, 6);
 	assert_int_equal(mock.aff_pid[0], 12);

@@ -73,11 +73,14 @@ check_eq "nocbctl-stats.service not failed" success "$(unit_prop nocbctl-stats.s
 note "units checked at uptime $(cut -d' ' -f1 /proc/uptime)s"
 # Elsewhere than /etc/nocbctl.conf's cpus = 0 and policy other, so that
 # apply has work to do.
-check "pin rcuo --cpus=0-1" nocbctl pin rcuo --cpus=0-1
+# CPU 1 is offloaded (rcu_nocbs=1-3, from the command line here): the
+# placement rule refuses it, then --force does it on purpose.
+check_rc "pin rcuo --cpus=0-1 refused: CPU 1 is offloaded" 2 nocbctl pin rcuo --cpus=0-1
+check "pin rcuo --cpus=0-1 --force" nocbctl pin rcuo --cpus=0-1 --force
 check_eq "pinned: every offload kthread allowed on CPUs 0-1" "" \
 	"$(while read -r pid name; do c=$(sed -n 's/^Cpus_allowed_list:\t//p' /proc/$pid/status)
 		[ "$c" = 0-1 ] || echo "$name:$c"; done < <(rcuo_threads) | paste -sd' ' -)"
-check "prio rcuop --policy=fifo --priority=2" nocbctl prio rcuop --policy=fifo --priority=2
+check "prio rcuop --policy=fifo --priority=2 --force" nocbctl prio rcuop --policy=fifo --priority=2 --force
 check_eq "prio: every rcuop kthread SCHED_FIFO 2" "" \
 	"$(while read -r pid name; do [[ $name == rcuop/* ]] || continue; s=$(chrt -p "$pid")
 		grep -q 'SCHED_FIFO' <<<"$s" && grep -q 'priority: 2$' <<<"$s" || echo "$name"; done < <(rcuo_threads) | paste -sd' ' -)"

@@ -49,8 +49,9 @@ check_eq "shipped config: rcu_nocbs still empty after boot's apply" "" "$(nocbs)
 
 # The kthreads spread and under the kernel's policy, so that the reload's
 # re-pin shows.
+# --force: onto offloaded CPUs on purpose, past the placement rule
 spread() {
-	nocbctl pin rcuo --cpus=0-3 >/dev/null &&
+	nocbctl pin rcuo --cpus=0-3 --force >/dev/null 2>&1 &&
 		nocbctl prio rcuo --policy=other >/dev/null
 }
 check "kthreads spread over 0-3, policy other" spread

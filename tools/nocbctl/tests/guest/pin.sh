@@ -35,8 +35,16 @@ check_eq "second pin: every thread unchanged" "$(wc -w <<<"$pids")" \
 	"$(grep -c ' unchanged (0)$' <<<"$out")"
 check "second pin: nothing changed" bash -c '! grep -q " changed (" ' <<<"$out"
 
-j=$("$NOCBCTL" --json pin rcuog --cpus=0-1)
-check_eq "pin rcuog --cpus=0-1 exits 0" 0 $?
+# CPU 1 is offloaded: the placement rule refuses, and changes nothing
+err=$("$NOCBCTL" pin rcuog --cpus=0-1 2>&1 >/dev/null)
+check_eq "pin rcuog --cpus=0-1 (CPU 1 offloaded) exits 2" 2 $?
+check "the refusal names CPU 1 and why" \
+	grep -qx 'nocbctl: pin: --cpus=0-1: CPU 1 is unsafe for offload kthreads (1 offloaded); pin to housekeeping CPUs, or --force' <<<"$err"
+for p in $pids; do
+	check_eq "refused: $(comm_of "$p") still 0" 0 "$(allowed_of "$p")"
+done
+j=$("$NOCBCTL" --json pin rcuog --cpus=0-1 --force 2>/dev/null)
+check_eq "pin rcuog --cpus=0-1 --force exits 0" 0 $?
 check "--json pin parses" json_ok <<<"$j"
 for p in $pids; do
 	case $(comm_of "$p") in
