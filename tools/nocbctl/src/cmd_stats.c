@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "verbs.h"
 #include "offload.h"
+#include "placement.h"
 #include "proc.h"
 #include "rcudata.h"
 #include "sysfs.h"
@@ -19,6 +20,7 @@ static void stats_help(FILE *f)
 	fputs("\nUsage:\n"
 	      " nocbctl stats [--cpus=LIST] [--watch=SECONDS [--count=N]]\n"
 	      " nocbctl stats --format=prometheus [--cpus=LIST] [--output=FILE]\n"
+	      " nocbctl stats --format=summary [--cpus=LIST]\n"
 	      "\nShow per-CPU RCU callback counts from " RCUDATA_PATH ":\n"
 	      "ql (queued: lazy/total), ci (invoked in softirq/rcuc), nci\n"
 	      "(invoked by the offload kthread).\n"
@@ -26,13 +28,15 @@ static void stats_help(FILE *f)
 	      " -c, --cpus=LIST       only these CPUs (kernel cpulist syntax)\n"
 	      " -w, --watch=SECONDS   sample every SECONDS and show per-second rates\n"
 	      "     --count=N         stop after N samples (needed with --json)\n"
-	      "     --format=FORMAT   text (default), json (as --json) or prometheus\n"
-	      "                       (text exposition format, one sample)\n"
+	      "     --format=FORMAT   text (default), json (as --json), prometheus\n"
+	      "                       (text exposition format, one sample) or\n"
+	      "                       summary (one line for all CPUs, for a log)\n"
 	      " -o, --output=FILE     replace FILE atomically instead of printing;\n"
 	      "                       on failure FILE is removed (no stale data)\n"
 	      " -h, --help            display this help\n"
 	      "\nExit status: 0 ok, 1 rcudata unreadable or malformed, 2 bad input,\n"
-	      "3 kernel without rcudata, 4 not allowed to read debugfs.\n"
+	      "3 kernel without rcudata (except prometheus, which then exports\n"
+	      "the placement alone), 4 not allowed to read debugfs.\n"
 	      "\nFor more details see nocbctl(8).\n", f);
 }
 
@@ -119,6 +123,9 @@ void stats_print_sample(struct nocb_ctx *ctx, struct json *j,
 
 /* One metric family of the exposition, in the order printed. */
 enum prom_family {
+	PF_BUILD,
+	PF_AVAILABLE,
+	PF_LAST_SUCCESS,
 	PF_ONLINE,
 	PF_OFFLOADED,
 	PF_QUEUED,
@@ -127,99 +134,176 @@ enum prom_family {
 	PF_MIGRATED,
 	PF_ADOPTED,
 	PF_OWN_CPU,
+	PF_MISPLACED,
 	PF_N,
 };
 
 static const struct {
 	const char *name, *type, *help;
+	bool per_cpu, rcudata;	/* a sample per CPU; from rcudata only */
 } prom_families[PF_N] = {
+	[PF_BUILD] = { "nocb_build_info", "gauge",
+		"Always 1; the nocbctl version that wrote these metrics", false, false },
+	[PF_AVAILABLE] = { "nocb_kernel_statistics_available", "gauge",
+		"1 if the running kernel gives these statistics, 0 if not: rcudata (per-CPU callback counts, /sys/kernel/debug/rcu/rcudata), separate_accounting (offloaded invocations counted apart, nci=), runtime_offload (/sys/devices/system/cpu/rcu_nocbs)", false, false },
+	[PF_LAST_SUCCESS] = { "nocb_collector_last_success_timestamp_seconds", "gauge",
+		"Unix time at which nocbctl collected these metrics; a file that stops changing is a stopped collector", false, false },
 	[PF_ONLINE] = { "nocb_cpu_online", "gauge",
-		"1 if the CPU is online, 0 if offline (rcudata ! flag)" },
+		"1 if the CPU is online, 0 if offline (rcudata ! flag)", true, true },
 	[PF_OFFLOADED] = { "nocb_cpu_offloaded", "gauge",
-		"1 if the CPU's RCU callbacks are offloaded to rcuo kthreads (rcudata N flag)" },
+		"1 if the CPU's RCU callbacks are offloaded to rcuo kthreads (rcudata N flag; without rcudata, rcu_nocbs or the boot command line, as nocbctl status shows)", true, false },
 	[PF_QUEUED] = { "nocb_callbacks_queued", "gauge",
-		"RCU callbacks queued on the CPU, lazy ones and those held for its offload kthread included (rcudata ql= total)" },
+		"RCU callbacks queued on the CPU, lazy ones and those held for its offload kthread included (rcudata ql= total)", true, true },
 	[PF_QUEUED_LAZY] = { "nocb_callbacks_queued_lazy", "gauge",
-		"Lazy RCU callbacks among those queued (rcudata ql= lazy)" },
+		"Lazy RCU callbacks among those queued (rcudata ql= lazy)", true, true },
 	[PF_INVOKED] = { "nocb_callbacks_invoked_total", "counter",
-		"RCU callbacks of the CPU invoked, by context: softirq (softirq or rcuc, rcudata ci=), offload (rcuo kthread, nci=), or all (a kernel without nci=: ci= counts both)" },
+		"RCU callbacks of the CPU invoked, by context: softirq (softirq or rcuc, rcudata ci=), offload (rcuo kthread, nci=), or all (a kernel without nci=: ci= counts both)", true, true },
 	[PF_MIGRATED] = { "nocb_callbacks_migrated_total", "counter",
-		"RCU callbacks moved away from the CPU when it went offline (rcudata co=)" },
+		"RCU callbacks moved away from the CPU when it went offline (rcudata co=)", true, true },
 	[PF_ADOPTED] = { "nocb_callbacks_adopted_total", "counter",
-		"RCU callbacks the CPU adopted from CPUs that went offline (rcudata ca=)" },
+		"RCU callbacks the CPU adopted from CPUs that went offline (rcudata ca=)", true, true },
 	[PF_OWN_CPU] = { "nocb_offload_kthreads_on_own_cpu", "gauge",
-		"Offload kthreads (rcuog/N, rcuop/N) allowed to run on the offloaded CPU N they serve; above 0 that CPU is not isolated from callback work" },
+		"Offload kthreads allowed to run on the offloaded CPU N they serve (rcuog/N, rcuop/N); one case of nocb_offload_kthreads_misplaced, whose 0 is the one that means safe", true, false },
+	[PF_MISPLACED] = { "nocb_offload_kthreads_misplaced", "gauge",
+		"Offload kthreads (rcuog/*, rcuop/*) allowed to run on this CPU while it is offloaded, isolated (isolcpus=, cpuset isolated partition) or nohz_full, the rule of nocbctl status; 0: none may run here, as isolation needs", true, false },
 };
 
-static void prom_sample(FILE *o, enum prom_family f,
-			const struct rcudata_cpu *c, const unsigned *own)
+/* Per CPU of the exposition: its rcudata line (NULL without one). */
+static void prom_cpu(FILE *o, enum prom_family f, int cpu,
+		     const struct rcudata_cpu *c, const struct prom_input *in,
+		     const unsigned *own, const unsigned *misplaced)
 {
 	const char *n = prom_families[f].name;
 
+	/* c NULL: the CPU has no rcudata line; its families say nothing */
 	switch (f) {
 	case PF_ONLINE:
-		fprintf(o, "%s{cpu=\"%d\"} %d\n", n, c->cpu, !c->offline);
-		break;
-	case PF_OFFLOADED:
-		fprintf(o, "%s{cpu=\"%d\"} %d\n", n, c->cpu, c->offloaded);
+		if (c)
+			fprintf(o, "%s{cpu=\"%d\"} %d\n", n, cpu, !c->offline);
 		break;
 	case PF_QUEUED:
-		fprintf(o, "%s{cpu=\"%d\"} %ld\n", n, c->cpu, c->total);
+		if (c)
+			fprintf(o, "%s{cpu=\"%d\"} %ld\n", n, cpu, c->total);
 		break;
 	case PF_QUEUED_LAZY:
-		fprintf(o, "%s{cpu=\"%d\"} %ld\n", n, c->cpu, c->lazy);
+		if (c)
+			fprintf(o, "%s{cpu=\"%d\"} %ld\n", n, cpu, c->lazy);
 		break;
 	case PF_INVOKED:
-		fprintf(o, "%s{cpu=\"%d\",context=\"%s\"} %lu\n", n, c->cpu,
+		if (!c)
+			break;
+		fprintf(o, "%s{cpu=\"%d\",context=\"%s\"} %lu\n", n, cpu,
 			c->have_nci ? "softirq" : "all", c->ci);
 		if (c->have_nci)
 			fprintf(o, "%s{cpu=\"%d\",context=\"offload\"} %lu\n",
-				n, c->cpu, c->nci);
+				n, cpu, c->nci);
 		break;
 	case PF_MIGRATED:
 		/* a field the kernel does not give is left out, not 0 */
-		if (c->have_co)
-			fprintf(o, "%s{cpu=\"%d\"} %lu\n", n, c->cpu, c->co);
+		if (c && c->have_co)
+			fprintf(o, "%s{cpu=\"%d\"} %lu\n", n, cpu, c->co);
 		break;
 	case PF_ADOPTED:
-		if (c->have_ca)
-			fprintf(o, "%s{cpu=\"%d\"} %lu\n", n, c->cpu, c->ca);
+		if (c && c->have_ca)
+			fprintf(o, "%s{cpu=\"%d\"} %lu\n", n, cpu, c->ca);
+		break;
+	case PF_OFFLOADED:
+		fprintf(o, "%s{cpu=\"%d\"} %d\n", n, cpu,
+			c ? c->offloaded : cpulist_test(in->offloaded, cpu));
 		break;
 	case PF_OWN_CPU:
-		fprintf(o, "%s{cpu=\"%d\"} %u\n", n, c->cpu, own[c->cpu]);
+		fprintf(o, "%s{cpu=\"%d\"} %u\n", n, cpu, own[cpu]);
+		break;
+	case PF_MISPLACED:
+		fprintf(o, "%s{cpu=\"%d\"} %u\n", n, cpu, misplaced[cpu]);
 		break;
 	default:
 		break;
 	}
 }
 
-int stats_print_prometheus(struct nocb_ctx *ctx, const struct rcudata *cur,
-			   const struct kthread_list *kl,
+/* The samples of a family without a cpu label. */
+static void prom_host(FILE *o, enum prom_family f, const struct prom_input *in)
+{
+	const char *n = prom_families[f].name;
+	bool nci = false;
+
+	switch (f) {
+	case PF_BUILD:
+		fprintf(o, "%s{version=\"%s\"} 1\n", n, NOCBCTL_VERSION);
+		break;
+	case PF_AVAILABLE:
+		for (size_t i = 0; in->rd && i < in->rd->n; i++)
+			nci = nci || in->rd->cpus[i].have_nci;
+		fprintf(o, "%s{statistics=\"rcudata\"} %d\n", n, in->rd != NULL);
+		fprintf(o, "%s{statistics=\"separate_accounting\"} %d\n", n, nci);
+		fprintf(o, "%s{statistics=\"runtime_offload\"} %d\n", n,
+			in->runtime_offload);
+		break;
+	case PF_LAST_SUCCESS:
+		fprintf(o, "%s %.3f\n", n, in->now);
+		break;
+	default:
+		break;
+	}
+}
+
+int stats_print_prometheus(struct nocb_ctx *ctx, const struct prom_input *in,
 			   const struct cpulist *filter)
 {
 	unsigned *own = calloc(NOCB_MAX_CPUS, sizeof(*own));
-	struct cpulist offloaded;
+	unsigned *misplaced = calloc(NOCB_MAX_CPUS, sizeof(*misplaced));
+	struct cpulist offloaded, bad;
+	int cpu;
 
-	if (!own)
+	if (!own || !misplaced) {
+		free(own);
+		free(misplaced);
 		return -1;
+	}
 	/* the kernel's view of offloading: rcudata N flags, as status */
-	cpulist_clear(&offloaded);
-	for (size_t i = 0; i < cur->n; i++)
-		if (cur->cpus[i].offloaded)
-			cpulist_set(&offloaded, cur->cpus[i].cpu);
-	for (size_t i = 0; i < kl->n; i++)
-		if (offload_kthread_on_own_cpu(&kl->v[i], &offloaded))
-			own[kl->v[i].cpu]++;
+	offloaded = *in->offloaded;
+	if (in->rd) {
+		cpulist_clear(&offloaded);
+		for (size_t i = 0; i < in->rd->n; i++)
+			if (in->rd->cpus[i].offloaded)
+				cpulist_set(&offloaded, in->rd->cpus[i].cpu);
+	}
+	for (size_t i = 0; i < in->kl->n; i++) {
+		const struct kthread *kt = &in->kl->v[i];
+
+		if (offload_kthread_on_own_cpu(kt, &offloaded))
+			own[kt->cpu]++;
+		if (!placement_safe(in->rule, &kt->allowed, &bad))
+			cpulist_for_each(cpu, &bad)
+				misplaced[cpu]++;
+	}
 	for (int f = 0; f < PF_N; f++) {
+		if (prom_families[f].rcudata && !in->rd)
+			continue;
 		fprintf(ctx->out, "# HELP %s %s\n# TYPE %s %s\n",
 			prom_families[f].name, prom_families[f].help,
 			prom_families[f].name, prom_families[f].type);
-		for (size_t i = 0; i < cur->n; i++)
-			if (!filter || cpulist_test(filter, cur->cpus[i].cpu))
-				prom_sample(ctx->out, (enum prom_family)f,
-					    &cur->cpus[i], own);
+		if (!prom_families[f].per_cpu) {
+			prom_host(ctx->out, (enum prom_family)f, in);
+		} else if (in->rd && f != PF_MISPLACED) {
+			/* the CPUs rcudata lists, as before */
+			for (size_t i = 0; i < in->rd->n; i++) {
+				cpu = in->rd->cpus[i].cpu;
+				if (!filter || cpulist_test(filter, cpu))
+					prom_cpu(ctx->out, (enum prom_family)f,
+						 cpu, &in->rd->cpus[i], in,
+						 own, misplaced);
+			}
+		} else {
+			cpulist_for_each(cpu, in->possible)
+				if (!filter || cpulist_test(filter, cpu))
+					prom_cpu(ctx->out, (enum prom_family)f,
+						 cpu, NULL, in, own, misplaced);
+		}
 	}
 	free(own);
+	free(misplaced);
 	return 0;
 }
 
@@ -261,25 +345,102 @@ static int sample(struct nocb_ctx *ctx, struct rcudata *rd)
 	}
 }
 
-enum stats_format { FMT_TEXT, FMT_JSON, FMT_PROMETHEUS };
+enum stats_format { FMT_TEXT, FMT_JSON, FMT_PROMETHEUS, FMT_SUMMARY };
 
-/* One Prometheus exposition of cur (for --cpus, filter). */
-static int prometheus(struct nocb_ctx *ctx, const struct rcudata *cur,
-		      const struct cpulist *filter, int nbits)
+/*
+ * One line for the CPUs of cur (in filter): what a periodic log needs,
+ * where a line per CPU per minute would flood the journal of a big host.
+ */
+static void summary(FILE *o, const struct rcudata *cur,
+		    const struct cpulist *filter)
 {
+	unsigned long ci = 0, nci = 0;
+	long ql = 0, ql_off = 0, max_ql = -1;
+	int ncpu = 0, max_cpu = -1;
+	bool have_nci = false;
+	struct cpulist off;
+	char *l;
+
+	cpulist_clear(&off);
+	for (size_t i = 0; i < cur->n; i++) {
+		const struct rcudata_cpu *c = &cur->cpus[i];
+
+		if (filter && !cpulist_test(filter, c->cpu))
+			continue;
+		ncpu++;
+		ql += c->total;
+		ci += c->ci;
+		nci += c->nci;
+		have_nci = have_nci || c->have_nci;
+		if (c->offloaded) {
+			cpulist_set(&off, c->cpu);
+			ql_off += c->total;
+		}
+		if (c->total > max_ql) {
+			max_ql = c->total;
+			max_cpu = c->cpu;
+		}
+	}
+	l = cpulist_format_alloc(&off);
+	fprintf(o, "cpus=%d offloaded=%s ql=%ld ql_offloaded=%ld ci=%lu",
+		ncpu, l && l[0] ? l : "-", ql, ql_off, ci);
+	free(l);
+	if (have_nci)
+		fprintf(o, " nci=%lu", nci);
+	if (max_cpu >= 0)
+		fprintf(o, " max_ql=%ld max_ql_cpu=%d", max_ql, max_cpu);
+	fputc('\n', o);
+}
+
+/*
+ * One Prometheus exposition (for --cpus, filter). Without rcudata (a
+ * stock kernel) the placement metrics still come out.
+ */
+static int prometheus(struct nocb_ctx *ctx, const struct cpu_state *cs,
+		      const struct cpulist *filter)
+{
+	struct placement_rule rule;
+	struct offload_info oi;
 	struct kthread_list kl;
+	struct timespec ts;
 	int r = 0;
 
-	if (proc_scan_kthreads(ctx, "stats", KT_ALL, nbits, &kl))
+	offload_read(ctx, cs, &oi);
+	switch (oi.rd_status) {
+	case RCUDATA_OK:
+	case RCUDATA_ABSENT:
+		break;
+	case RCUDATA_DENIED:
+		nocb_err(ctx, "stats", "%s (reading debugfs needs root)",
+			 oi.rd_err);
+		offload_free(&oi);
+		return NOCB_EXIT_PRIV;
+	default:
+		nocb_err(ctx, "stats", "%s", oi.rd_err);
+		offload_free(&oi);
 		return NOCB_EXIT_FAIL;
-	/* an unreadable kthread would make the gauge too low: no guess */
+	}
+	if (proc_scan_kthreads(ctx, "stats", KT_ALL, cs->nbits, &kl)) {
+		offload_free(&oi);
+		return NOCB_EXIT_FAIL;
+	}
+	placement_rule_now(&rule, cs, &oi);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	/* an unreadable kthread would make the gauges too low: no guess */
 	if (kl.failed)
 		r = NOCB_EXIT_FAIL;
-	else if (stats_print_prometheus(ctx, cur, &kl, filter)) {
+	else if (stats_print_prometheus(ctx, &(struct prom_input){
+			.rd = oi.rd_status == RCUDATA_OK ? &oi.rd : NULL,
+			.possible = &cs->possible, .offloaded = &oi.offloaded,
+			.rule = &rule, .kl = &kl,
+			.runtime_offload = oi.source == OFFLOAD_SYSFS,
+			.now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 },
+			filter)) {
 		nocb_err(ctx, "stats", "out of memory");
 		r = NOCB_EXIT_FAIL;
 	}
 	kthread_list_free(&kl);
+	offload_free(&oi);
 	return r;
 }
 
@@ -304,14 +465,11 @@ static int collect(struct nocb_ctx *ctx, enum stats_format fmt,
 		nocb_err(ctx, "stats", "--cpus=%s: %s", cpus_arg, err);
 		return NOCB_EXIT_USAGE;
 	}
+	if (fmt == FMT_PROMETHEUS)
+		return prometheus(ctx, &cs, cpus_arg ? &filter : NULL);
 	r = sample(ctx, &cur);
 	if (r)
 		return r;
-	if (fmt == FMT_PROMETHEUS) {
-		r = prometheus(ctx, &cur, cpus_arg ? &filter : NULL, cs.nbits);
-		rcudata_free(&cur);
-		return r;
-	}
 	t0 = tprev = now_s();
 	if (ctx->json) {
 		json_init(&j, ctx->out);
@@ -330,8 +488,11 @@ static int collect(struct nocb_ctx *ctx, enum stats_format fmt,
 			json_key(&j, "cpus");
 		}
 	}
-	stats_print_sample(ctx, ctx->json ? &j : NULL, NULL, &cur,
-			   cpus_arg ? &filter : NULL, 0);
+	if (fmt == FMT_SUMMARY)
+		summary(ctx->out, &cur, cpus_arg ? &filter : NULL);
+	else
+		stats_print_sample(ctx, ctx->json ? &j : NULL, NULL, &cur,
+				   cpus_arg ? &filter : NULL, 0);
 	if (ctx->json && watch_arg)
 		json_obj_end(&j);
 	for (int n = 1; watch_arg && (!count || n < count); n++) {
@@ -351,11 +512,15 @@ static int collect(struct nocb_ctx *ctx, enum stats_format fmt,
 			json_key(&j, "t");
 			json_double(&j, t - t0);
 			json_key(&j, "cpus");
-		} else {
+		} else if (fmt != FMT_SUMMARY) {
 			fprintf(ctx->out, "\n");
 		}
-		stats_print_sample(ctx, ctx->json ? &j : NULL, &prev, &cur,
-				   cpus_arg ? &filter : NULL, t - tprev);
+		if (fmt == FMT_SUMMARY)
+			summary(ctx->out, &cur, cpus_arg ? &filter : NULL);
+		else
+			stats_print_sample(ctx, ctx->json ? &j : NULL, &prev,
+					   &cur, cpus_arg ? &filter : NULL,
+					   t - tprev);
 		if (ctx->json)
 			json_obj_end(&j);
 		tprev = t;
@@ -414,7 +579,7 @@ int cmd_stats(struct nocb_ctx *ctx, int argc, char **argv)
 {
 	static const char *const formats[] = {
 		[FMT_TEXT] = "text", [FMT_JSON] = "json",
-		[FMT_PROMETHEUS] = "prometheus",
+		[FMT_PROMETHEUS] = "prometheus", [FMT_SUMMARY] = "summary",
 	};
 	struct verb_args a;
 	const char *cpus_arg, *watch_arg, *count_arg, *fmt_arg, *out_arg;
@@ -440,11 +605,11 @@ int cmd_stats(struct nocb_ctx *ctx, int argc, char **argv)
 	if (fmt_arg) {
 		enum stats_format f = FMT_TEXT;
 
-		while (f <= FMT_PROMETHEUS && strcmp(fmt_arg, formats[f]))
+		while (f <= FMT_SUMMARY && strcmp(fmt_arg, formats[f]))
 			f++;
-		if (f > FMT_PROMETHEUS) {
+		if (f > FMT_SUMMARY) {
 			nocb_err(ctx, "stats",
-				 "--format=%s: expected text, json or prometheus",
+				 "--format=%s: expected text, json, prometheus or summary",
 				 fmt_arg);
 			return NOCB_EXIT_USAGE;
 		}

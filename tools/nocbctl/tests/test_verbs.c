@@ -396,6 +396,30 @@ static void stats_prometheus(void **state)
 	run_free(&r);
 }
 
+/* One line for a log: the sums, the offloaded CPUs, the longest queue. */
+static void stats_summary(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_verb(&r, cmd_stats, fx("cpu4"), false, "stats", "--format=summary",
+		 END);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out, "cpus=4 offloaded=1-3 ql=8 ql_offloaded=5 ci=1234 nci=1606 max_ql=5 max_ql_cpu=2\n");
+	run_free(&r);
+	/* no nci= in the kernel: none in the line; --cpus narrows the sums */
+	run_verb(&r, cmd_stats, fx("nonci"), false, "stats", "--format=summary",
+		 "--cpus=1-2", END);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out, "cpus=2 offloaded=1-2 ql=5 ql_offloaded=5 ci=0 max_ql=5 max_ql_cpu=2\n");
+	run_free(&r);
+	run_verb(&r, cmd_stats, fx("cpu4"), true, "stats", "--format=summary",
+		 END);
+	assert_int_equal(r.rc, 2);
+	assert_contains(r.err, "--json and --format=summary conflict");
+	run_free(&r);
+}
+
 /* Fields rcudata does not give are left out, not reported as 0. */
 static void stats_prometheus_missing_fields(void **state)
 {
@@ -438,7 +462,7 @@ static void stats_prometheus_missing_fields(void **state)
 static void stats_format_errors(void **state)
 {
 	static const char *const bad[][3] = {
-		{ "--format=xml", NULL, "--format=xml: expected text, json or prometheus" },
+		{ "--format=xml", NULL, "--format=xml: expected text, json, prometheus or summary" },
 		{ "--format=prometheus", "--watch=1", "--watch cannot go with --format=prometheus" },
 		{ "--output=/nonexistent/x", "--watch=1", "--watch cannot go with --output" },
 		{ "--output=", NULL, "--output: empty file name" },
@@ -1615,6 +1639,7 @@ int run_verb_tests(void)
 		cmocka_unit_test_setup(stats_watch, setup),
 		cmocka_unit_test_setup(stats_cpus_come_and_go, setup),
 		cmocka_unit_test_setup(stats_prometheus, setup),
+		cmocka_unit_test_setup(stats_summary, setup),
 		cmocka_unit_test_setup(stats_prometheus_missing_fields, setup),
 		cmocka_unit_test_setup(stats_format_errors, setup),
 		cmocka_unit_test_setup(stats_output_file, setup),

@@ -51,6 +51,30 @@ own_cpu() {
 	' /sys/kernel/debug/rcu/rcudata $(sed 's|^\([0-9]*\) .*|/proc/\1/status|' <<<"$threads")
 }
 
+# misplaced: "CPU COUNT" per possible CPU, from /proc and sysfs: offload
+# kthreads allowed on CPU c while c is offloaded (rcudata N), isolated or
+# nohz_full.
+misplaced() {
+	local threads quiet
+	threads=$(grep -s '^rcuo[gps]/[0-9]*$' /proc/[0-9]*/comm | sed 's|^/proc/\([0-9]*\)/comm:.*|/proc/\1/status|')
+	quiet=$(cat /sys/devices/system/cpu/isolated /sys/devices/system/cpu/nohz_full 2>/dev/null | grep -v -e null -e '^$' | paste -sd, -)
+	# shellcheck disable=SC2086
+	awk -v quiet="$quiet" -v ncpu="$(nproc --all)" '
+	function inlist(l, c,   parts, np, i, r) {
+		np = split(l, parts, ",")
+		for (i = 1; i <= np; i++) {
+			if (split(parts[i], r, "-") == 1) r[2] = r[1]
+			if (c + 0 >= r[1] + 0 && c + 0 <= r[2] + 0) return 1
+		}
+		return 0
+	}
+	FILENAME ~ /rcudata$/ { c = $1; fl = $1; sub(/[^0-9].*/, "", c); sub(/^[0-9]+/, "", fl)
+		if (fl ~ /N/) q[c] = 1; next }
+	/^Cpus_allowed_list:/ { for (c = 0; c < ncpu; c++) if (inlist($2, c)) allowed[c]++ }
+	END { for (c = 0; c < ncpu; c++) print c, ((q[c] || inlist(quiet, c)) ? allowed[c] + 0 : 0) }
+	' /sys/kernel/debug/rcu/rcudata $threads
+}
+
 # rd_series RCUDATA: "NAME CPU CONTEXT VALUE" the metrics must show, as
 # this test reads rcudata's format (rcudata.h): flags ! and N, ql=LAZY/TOTAL.
 rd_series() {
@@ -150,7 +174,7 @@ taskset -pc 0-3 "$p2" >/dev/null
 
 for ((try = 1; try <= 5; try++)); do
 	check "measurement $try: rcudata, $S, rcudata, curl" measure
-	prom_series "$W/m" | grep -v '^nocb_offload_kthreads_on_own_cpu ' > "$W/series"
+	prom_series "$W/m" | grep -E '^nocb_(cpu_|callbacks_)' > "$W/series"
 	out=$(compare "$W/a" "$W/b" "$W/series")
 	rc=$?
 	[ $rc = 0 ] && [ -z "$out" ] && break
@@ -161,13 +185,22 @@ tick "measured"
 [ "$out" = unstable ] && note "queue lengths moved in all 5 tries: checked between the two reads only"
 check_eq "scraped values agree with rcudata (flags exact, counters within the two reads, queues of CPUs 1-3 exact)" "" \
 	"$(grep -vx unstable <<<"$out")"
-check "8 nocb families with HELP and TYPE in the scrape" \
-	test "$(grep -c '^# TYPE nocb_' "$W/m")" = 8 -a "$(grep -c '^# HELP nocb_' "$W/m")" = 8
+check "12 nocb families with HELP and TYPE in the scrape" \
+	test "$(grep -c '^# TYPE nocb_' "$W/m")" = 12 -a "$(grep -c '^# HELP nocb_' "$W/m")" = 12
 check "series for CPUs 0-3" test "$(awk '$1 == "nocb_cpu_offloaded" { print $2 }' "$W/series" | paste -sd, -)" = 0,1,2,3
 check_eq "own-CPU kthreads unchanged during the measurement" "$(cat "$W/own.a")" "$(cat "$W/own.b")"
 check_eq "nocb_offload_kthreads_on_own_cpu == /proc, per CPU" "$(cat "$W/own.a")" \
 	"$(prom_series "$W/m" | awk '$1 == "nocb_offload_kthreads_on_own_cpu" { print $2, $4 }')"
 check "rcuop/2 allowed everywhere shows on CPU 2" grep -q '^2 [1-9]' "$W/own.a"
+# rcuop/2 may run on CPUs 1-3, all offloaded and isolated: the gauge
+# that alerts counts it on each, and nothing on housekeeping CPU 0.
+check_eq "nocb_offload_kthreads_misplaced == /proc, per CPU" "$(misplaced)" \
+	"$(prom_series "$W/m" | awk '$1 == "nocb_offload_kthreads_misplaced" { print $2, $4 }')"
+check "misplaced: rcuop/2 counted on CPUs 1-3" test "$(misplaced | awk '$1 > 0 && $2 >= 1' | wc -l)" = 3
+check_eq "rcudata statistics available" 1 \
+	"$(awk '$1 == "nocb_kernel_statistics_available{statistics=\"rcudata\"}" { print $2 }' "$W/m")"
+check "collection time within a minute of the guest's clock" awk -v now="${EPOCHREALTIME%.*}" \
+	'$1 == "nocb_collector_last_success_timestamp_seconds" { d = now - $2; ok = d >= 0 && d < 60 } END { exit !ok }' "$W/m"
 note "own-CPU kthreads: $(paste -sd' ' "$W/own.a")"
 # The file and the scrape say the same; node_exporter read it cleanly.
 check_eq "scrape == $PROM" "$(prom_series "$PROM")" "$(prom_series "$W/m")"
@@ -181,6 +214,8 @@ check "systemctl start $S" systemctl start $S
 check "curl $URL_TF" scrape "$W/m"
 check_eq "after apply no offload kthread runs on its own CPU" "0 0 0 0" \
 	"$(prom_series "$W/m" | awk '$1 == "nocb_offload_kthreads_on_own_cpu" { print $4 }' | paste -sd' ' -)"
+check_eq "after apply no offload kthread is misplaced" "0 0 0 0" \
+	"$(prom_series "$W/m" | awk '$1 == "nocb_offload_kthreads_misplaced" { print $4 }' | paste -sd' ' -)"
 tick "gauge back to 0"
 
 # --- a changed config: the next daemon-reload moves the collector -----------
