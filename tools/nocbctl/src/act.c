@@ -266,13 +266,16 @@ static int refuse_deoffload(struct nocb_ctx *ctx, const struct rule_req *q,
 			    const struct cpulist *bad)
 {
 	char *b = cpulist_format_alloc(bad);
+	bool one = cpulist_count(bad) == 1;
 
 	if (q->force)
-		fprintf(ctx->err, "nocbctl: %s: warning: de-offloading nohz_full CPUs %s; --force: done anyway\n",
-			q->verb, b ? b : "?");
+		fprintf(ctx->err, "nocbctl: %s: warning: de-offloading nohz_full CPU%s %s; --force: done anyway\n",
+			q->verb, one ? "" : "s", b ? b : "?");
 	else
-		nocb_err(ctx, q->verb, "CPUs %s are nohz_full: de-offloaded, their own callbacks would keep their tick on; keep them offloaded, or --force",
-			 b ? b : "?");
+		nocb_err(ctx, q->verb, "CPU%s %s %s nohz_full: de-offloaded, %s own callbacks would keep %s tick on; keep %s offloaded, or --force",
+			 one ? "" : "s", b ? b : "?", one ? "is" : "are",
+			 one ? "its" : "their", one ? "its" : "their",
+			 one ? "it" : "them");
 	free(b);
 	return q->force ? 0 : NOCB_EXIT_USAGE;
 }
@@ -342,8 +345,9 @@ int act_check_rule(struct nocb_ctx *ctx, const struct rule_req *q)
 	if (cpulist_empty(&bad))
 		return 0;
 	placement_why(&after, &bad, why, sizeof(why));
-	snprintf(what, sizeof(what), "%s %s allowed on", names,
-		 q->realtime ? "would run real-time while" : "would be");
+	snprintf(what, sizeof(what), "%s (%s)", names,
+		 q->realtime ? "made real-time while allowed there" :
+			       "allowed there after the change");
 	return placement_refuse(ctx, q->verb, q->force, what, &bad, why,
 				"pin them to housekeeping CPUs first");
 }

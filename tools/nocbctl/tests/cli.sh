@@ -169,11 +169,11 @@ json_ok "hotplug-check --json" "$N" -r "$T/fx" hotplug-check --json
 cp -a "$F/k6" "$T/k6"
 expect 2 "offload 1, kthreads allowed on CPU 1" -- "$N" --root "$T/k6" offload 1
 one_line_err "offload 1, kthreads allowed on CPU 1"
-err_has "nocbctl: offload: rcuog/0, rcuog/2, rcuop/0, rcuop/1, ... would be allowed on: CPU 1 is unsafe for offload kthreads (1 offloaded); pin them to housekeeping CPUs first, or --force"
+err_has "nocbctl: offload: rcuog/0, rcuog/2, rcuop/0, rcuop/1, ... (allowed there after the change): CPU 1 is unsafe for offload kthreads (1 offloaded); pin them to housekeeping CPUs first, or --force"
 expect 0 "offload 1 --dry-run --force" -- "$N" --root "$T/k6" offload 1 --dry-run --force
 [ "$(cat "$T/k6/sys/devices/system/cpu/rcu_nocbs")" = 2-3 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: --dry-run wrote rcu_nocbs"; }
 expect 0 "offload 1 --force" -- "$N" --root "$T/k6" offload 1 --force
-err_has "nocbctl: offload: warning: rcuog/0, rcuog/2, rcuop/0, rcuop/1, ... would be allowed on: CPU 1 is unsafe for offload kthreads (1 offloaded); --force: done anyway"
+err_has "nocbctl: offload: warning: rcuog/0, rcuog/2, rcuop/0, rcuop/1, ... (allowed there after the change): CPU 1 is unsafe for offload kthreads (1 offloaded); --force: done anyway"
 [ "$(cat "$T/k6/sys/devices/system/cpu/rcu_nocbs")" = 1-3 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: offload 1 did not write 1-3"; }
 json_ok "deoffload --json" "$N" --json --root "$T/k6" deoffload 1-2
 [ "$(cat "$T/k6/sys/devices/system/cpu/rcu_nocbs")" = 3 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: deoffload 1-2 did not write 3"; }
@@ -244,7 +244,7 @@ err_has "nocbctl: pin: warning: --cpus=1-3: CPUs 1-3 are unsafe for offload kthr
 expect 0 "pin onto CPU 0" -- "$N" --root "$F/cpu4" pin rcuo --cpus=0 --dry-run
 expect 2 "prio fifo for kthreads allowed on offloaded CPUs" -- "$N" --root "$F/cpu4" prio rcuo -p fifo -P 1 --dry-run
 one_line_err "prio fifo, misplaced kthreads"
-err_has "would run real-time while allowed on: CPUs 1-3 are unsafe for offload kthreads (1-3 offloaded)"
+err_has "(made real-time while allowed there): CPUs 1-3 are unsafe for offload kthreads (1-3 offloaded)"
 expect 0 "prio other for misplaced kthreads" -- "$N" --root "$F/cpu4" prio rcuo -p other --dry-run
 printf 'cpus = 0-1\n' > "$T/pin01.conf"
 expect 2 "apply cpus = 0-1 on offloaded 1-3" -- "$N" --root "$F/cpu4" apply --dry-run --config="$T/pin01.conf"
