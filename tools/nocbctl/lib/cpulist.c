@@ -362,6 +362,20 @@ int cpulist_parse_str(const char *s, int nbits, struct cpulist *out,
 	return cpulist_parse(s, strlen(s), nbits, out, err, errlen);
 }
 
+int cpulist_parse_arg(const char *s, int nbits, struct cpulist *out,
+		      char *err, size_t errlen)
+{
+	const char *nl = strchr(s, '\n');
+
+	/* the kernel's parser stops at a newline: the rest would be lost */
+	if (nl && nl[strspn(nl, " \t\n")]) {
+		snprintf(err, errlen,
+			 "a newline inside the list; the kernel reads only up to it");
+		return -1;
+	}
+	return cpulist_parse_str(s, nbits, out, err, errlen);
+}
+
 /* The last CPU of the run of set CPUs that starts at cpu, a word at a time. */
 static int run_end(const struct cpulist *s, int cpu)
 {

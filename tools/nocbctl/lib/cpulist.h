@@ -70,6 +70,13 @@ int cpulist_parse(const char *s, size_t len, int nbits, struct cpulist *out,
 int cpulist_parse_str(const char *s, int nbits, struct cpulist *out,
 		      char *err, size_t errlen);
 
+/*
+ * The same for a list given on the command line, which also refuses a
+ * newline with more after it: the kernel would take the part before it.
+ */
+int cpulist_parse_arg(const char *s, int nbits, struct cpulist *out,
+		      char *err, size_t errlen);
+
 /* Format as "0-3,5"; "" for empty. Returns chars needed (like snprintf). */
 size_t cpulist_format(const struct cpulist *s, char *buf, size_t len);
 

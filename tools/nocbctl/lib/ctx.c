@@ -9,6 +9,7 @@
 #include <linux/capability.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -254,16 +255,79 @@ int nocb_write_file_atomic(const char *path, const char *buf, size_t len)
 	return r;
 }
 
+/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if none. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+/*
+ * An error message echoes what the user gave: control characters and
+ * bytes that are not UTF-8 come out as \xNN, so that a terminal or the
+ * journal shows them instead of acting on them, and a message is cut
+ * after NOCB_ERR_MAX bytes, saying so, rather than flooding a log.
+ */
+#define NOCB_ERR_MAX 4096
+
+static void put_sanitized(FILE *f, const char *msg, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)msg;
+	size_t i = 0, out = 0;
+
+	while (i < n && out < NOCB_ERR_MAX) {
+		size_t l = utf8_len(s + i, n - i);
+
+		if (l == 1 && (s[i] < 0x20 || s[i] == 0x7f))
+			l = 0;
+		if (!l) {
+			out += (size_t)fprintf(f, "\\x%02x", s[i]);
+			i++;
+			continue;
+		}
+		fwrite(s + i, 1, l, f);
+		i += l;
+		out += l;
+	}
+	if (i < n)
+		fprintf(f, "... (%zu more bytes)", n - i);
+}
+
 void nocb_err(const struct nocb_ctx *ctx, const char *what, const char *fmt,
 	      ...)
 {
+	char *msg = NULL;
 	va_list ap;
+	int n;
 
-	fprintf(ctx->err, "nocbctl: %s: ", what);
 	va_start(ap, fmt);
-	vfprintf(ctx->err, fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
+	fputs("nocbctl: ", ctx->err);
+	put_sanitized(ctx->err, what, strlen(what));
+	fputs(": ", ctx->err);
+	if (n >= 0)
+		put_sanitized(ctx->err, msg, (size_t)n);
+	else
+		fputs("(out of memory for the message)", ctx->err);
 	fputc('\n', ctx->err);
+	free(msg);
 }
 
 bool nocb_access_denied(int err)

@@ -516,7 +516,7 @@ static int run(struct nocb_ctx *ctx, const char *verb, bool offload,
 	c.fd = -1;
 	if (sysfs_read_cpus(ctx, verb, &cs))
 		return NOCB_EXIT_FAIL;
-	if (cpulist_parse_str(c.arg, cs.nbits, &c.list, err, sizeof(err)) ||
+	if (cpulist_parse_arg(c.arg, cs.nbits, &c.list, err, sizeof(err)) ||
 	    cpulist_validate(&c.list, &cs.possible, NULL, err, sizeof(err))) {
 		nocb_err(ctx, verb, "'%s': %s", c.arg, err);
 		return NOCB_EXIT_USAGE;

@@ -69,7 +69,7 @@ int cmd_pin(struct nocb_ctx *ctx, int argc, char **argv)
 	}
 	if (sysfs_read_cpus(ctx, "pin", &cs))
 		return NOCB_EXIT_FAIL;
-	if (cpulist_parse_str(cpus_arg, cs.nbits, &cpus, err, sizeof(err)) ||
+	if (cpulist_parse_arg(cpus_arg, cs.nbits, &cpus, err, sizeof(err)) ||
 	    sysfs_usable_cpus(&cs, &cpus, &dropped, err, sizeof(err))) {
 		nocb_err(ctx, "pin", "--cpus=%s: %s", cpus_arg, err);
 		return NOCB_EXIT_USAGE;

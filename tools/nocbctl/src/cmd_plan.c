@@ -226,7 +226,7 @@ static int parse_arg(struct nocb_ctx *ctx, const char *opt, const char *arg,
 {
 	char err[512];
 
-	if (cpulist_parse_str(arg, p->cs.nbits, out, err, sizeof(err)) ||
+	if (cpulist_parse_arg(arg, p->cs.nbits, out, err, sizeof(err)) ||
 	    cpulist_validate(out, &p->cs.possible, NULL, err, sizeof(err))) {
 		nocb_err(ctx, "plan", "%s=%s: %s", opt, arg, err);
 		return NOCB_EXIT_USAGE;
@@ -606,6 +606,11 @@ int cmd_plan(struct nocb_ctx *ctx, int argc, char **argv)
 	if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "grub")) {
 		nocb_err(ctx, "plan", "--format=%s: expected text, json or grub",
 			 fmt);
+		return NOCB_EXIT_USAGE;
+	}
+	/* as stats: one output format, not one silently ignored */
+	if (ctx->json && strcmp(fmt, "json")) {
+		nocb_err(ctx, "plan", "--json and --format=%s conflict", fmt);
 		return NOCB_EXIT_USAGE;
 	}
 	if (a.set[OPT_CHECK] && !strcmp(fmt, "grub")) {

@@ -460,7 +460,7 @@ static int collect(struct nocb_ctx *ctx, enum stats_format fmt,
 	if (sysfs_read_cpus(ctx, "stats", &cs))
 		return NOCB_EXIT_FAIL;
 	if (cpus_arg &&
-	    (cpulist_parse_str(cpus_arg, cs.nbits, &filter, err, sizeof(err)) ||
+	    (cpulist_parse_arg(cpus_arg, cs.nbits, &filter, err, sizeof(err)) ||
 	     cpulist_validate(&filter, &cs.possible, NULL, err, sizeof(err)))) {
 		nocb_err(ctx, "stats", "--cpus=%s: %s", cpus_arg, err);
 		return NOCB_EXIT_USAGE;

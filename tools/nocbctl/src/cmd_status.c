@@ -271,7 +271,7 @@ static void print_text(struct nocb_ctx *ctx, const struct cpu_state *cs,
 		       struct warnings *w)
 {
 	FILE *o = ctx->out;
-	struct cpulist normal;
+	struct cpulist normal, now;
 	char *buf;
 
 	buf = kernel_release(ctx);
@@ -304,8 +304,12 @@ static void print_text(struct nocb_ctx *ctx, const struct cpu_state *cs,
 		"boot command line rcu_nocbs=/nohz_full=, rcudata unavailable" :
 		"unknown");
 	free(buf);
-	/* changed at run time (K6) since the command line set it */
-	if (oi->kc.have && !cpulist_equal(&oi->boot, &oi->offloaded)) {
+	/*
+	 * changed at run time (K6) since the command line set it; a CPU
+	 * not yet online (pending) is as the command line left it
+	 */
+	cpulist_or(&now, &oi->offloaded, &oi->pending_offloaded);
+	if (oi->kc.have && !cpulist_equal(&oi->boot, &now)) {
 		buf = list(&oi->boot, &w->oom);
 		fprintf(o, "  %-10s %s (boot command line; changed since)\n",
 			"at boot:", buf && buf[0] ? buf : "-");

@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #ifndef NOCBCTL_VERSION
 #error "NOCBCTL_VERSION: the Makefile passes it, from debian/changelog"
@@ -97,6 +98,7 @@ int main(int argc, char **argv)
 	static struct nocb_ops fixture_ops;
 	struct nocb_ctx ctx;
 	bool root_given = false;
+	struct stat st;
 	int c;
 
 	nocb_ctx_init(&ctx);
@@ -127,8 +129,17 @@ int main(int argc, char **argv)
 		nocb_err(&ctx, "--root", "empty directory name");
 		return NOCB_EXIT_USAGE;
 	}
+	/* every path below it would fail without naming it */
+	if (root_given && stat(ctx.root, &st)) {
+		nocb_err(&ctx, "--root", "%s: %s", ctx.root, strerror(errno));
+		return NOCB_EXIT_USAGE;
+	}
+	if (root_given && !S_ISDIR(st.st_mode)) {
+		nocb_err(&ctx, "--root", "%s: not a directory", ctx.root);
+		return NOCB_EXIT_USAGE;
+	}
 	if (optind >= argc) {
-		nocb_err(&ctx, "nocbctl", "no command (see nocbctl --help)");
+		fputs("nocbctl: no command (see nocbctl --help)\n", ctx.err);
 		return NOCB_EXIT_USAGE;
 	}
 	if (nocb_ctx_has_fixture_root(&ctx)) {

@@ -266,5 +266,26 @@ err_has "(1 isolated)"
 expect 0 "status with an isolated partition" -- "$N" --root "$T/k6p" status
 grep -qx '  partition: 1' $O && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: status shows the partition"; cat $O; }
 
+# Smaller edges: the error a user sees, and input that must not be
+# half-taken.
+expect 2 "no command: one plain line" -- "$N"
+[ "$(cat $E)" = "nocbctl: no command (see nocbctl --help)" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: no command: $(cat $E)"; }
+expect 2 "--root that does not exist" -- "$N" --root /nonexistent status
+err_has "nocbctl: --root: /nonexistent: No such file or directory"
+expect 2 "--root that is a file" -- "$N" --root "$C" status
+err_has "nocbctl: --root: $C: not a directory"
+expect 2 "offload with a newline inside the list" -- "$N" --root "$F/k6" offload $'1\n2' --dry-run --force
+err_has "nocbctl: offload: '1\x0a2': a newline inside the list; the kernel reads only up to it"
+expect 2 "pin with a newline inside the list" -- "$N" --root "$F/cpu4" pin rcuo --cpus=$'0\n1' --dry-run
+expect 2 "bytes that are not UTF-8 come back escaped" -- "$N" --root "$F/k6" offload $'1\xff\x1b[31m'
+err_has "nocbctl: offload: '1\xff\x1b[31m': unexpected '\xff' after 1"
+expect 2 "a 20000-item list: the error is cut" -- "$N" --root "$F/k6" offload "$(seq -s, 1 20000)"
+[ "$(wc -l <$E)" = 1 ] && [ "$(wc -c <$E)" -lt 5000 ] && grep -q 'more bytes)$' $E && pass=$((pass + 1)) ||
+	{ fail=$((fail + 1)); echo "FAIL: long list error: $(wc -c <$E) bytes"; }
+expect 2 "plan --json --format=grub conflict" -- "$N" --json --root "$F/plan4" plan --isolate=2-3 --format=grub
+err_has "nocbctl: plan: --json and --format=grub conflict"
+expect 0 "status on maxcpus3: CPU 3 pending, as booted" -- "$N" --root "$F/maxcpus3" status
+! grep -q 'changed since' $O && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: maxcpus3 says changed since"; }
+
 echo "cli.sh: $pass passed, $fail failed"
 [ "$fail" = 0 ]
