@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* act.c - pin and prio actions on offload kthreads (see verbs.h). */
+/* act.c - pin and prio actions on offload kthreads (see act.h). */
 #define _GNU_SOURCE
-#include "verbs.h"
+#include "act.h"
 #include "placement.h"
 #include "proc.h"
 

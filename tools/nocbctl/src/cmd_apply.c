@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "verbs.h"
+#include "act.h"
 #include "proc.h"
 
 #include <errno.h>

@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include "verbs.h"
+#include "act.h"
 #include "offload.h"
 #include "rcudata.h"
 

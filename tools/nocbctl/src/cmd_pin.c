@@ -2,6 +2,7 @@
 /* cmd_pin.c - "nocbctl pin": set allowed CPUs of offload kthreads. */
 #define _GNU_SOURCE
 #include "verbs.h"
+#include "act.h"
 #include "proc.h"
 #include "sysfs.h"
 

@@ -2,6 +2,7 @@
 /* cmd_prio.c - "nocbctl prio": set scheduling of offload kthreads. */
 #define _GNU_SOURCE
 #include "verbs.h"
+#include "act.h"
 #include "proc.h"
 #include "sysfs.h"
 

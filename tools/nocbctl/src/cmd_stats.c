@@ -2,6 +2,7 @@
 /* cmd_stats.c - "nocbctl stats": per-CPU callback counts from rcudata (K2). */
 #define _GNU_SOURCE
 #include "verbs.h"
+#include "stats.h"
 #include "offload.h"
 #include "placement.h"
 #include "proc.h"

@@ -5,6 +5,7 @@
 #include "placement.h"
 #include "proc.h"
 #include "rcudata.h"
+#include "stats.h"
 #include "verbs.h"
 
 #include <sched.h>
