@@ -50,6 +50,13 @@ at() { hp_state $1; [ "$hp" = "$2" ]; }
 in_cpu1() { moving 1 && at 2 "$online_state" && moving 1; }
 in_cpu2() { moving 2 && at 1 0 && moving 2; }
 in_restore() { moving 1 && at 2 0 && moving 1; }
+# For SIGKILL, one try each, the whole time the check has CPU 1 (and then
+# CPU 2) down, not only the few milliseconds of the write: from CPU 1
+# leaving online until CPU 2 does; from CPU 2 leaving online until CPU 1's
+# restore begins (CPU 2 going down, the EBUSY probe).  A kill anywhere in
+# it leaves a CPU offline and the state file.
+kill1() { ! at 1 "$online_state" && at 2 "$online_state"; }
+kill2() { at 1 0 && ! at 2 "$online_state"; }
 spin() {	# spin COMMAND...: until COMMAND succeeds or the check is gone
 	local i
 	for ((i = 0; i < 200000; i++)); do
@@ -69,6 +76,8 @@ trigger() {
 	cpu1) cond=in_cpu1 ;;
 	cpu2) cond=in_cpu2 ;;
 	restore) cond=in_restore ;;
+	kill1) cond=kill1 ;;
+	kill2) cond=kill2 ;;
 	delay:*) sleep "${1#delay:}" ;;
 	esac
 	hit=-
@@ -163,7 +172,7 @@ for ((c = 0; c < ncpu; c++)); do cpu_off $c && cpu_set_online $c 1 >/dev/null; d
 
 # SIGKILL mid-check: nothing can clean up; the next run must.
 n_kill=0
-for when in cpu1 cpu2; do
+for when in kill1 kill2; do
 	"${hc[@]}" > /tmp/hc.out 2>&1 &
 	pid=$!
 	sig=KILL trigger $when
