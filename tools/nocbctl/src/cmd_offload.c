@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "verbs.h"
 #include "act.h"
+#include "conf_apply.h"
 #include "offload.h"
 #include "rcudata.h"
 

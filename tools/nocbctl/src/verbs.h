@@ -15,6 +15,7 @@
 #include "json.h"
 #include "sysfs.h"
 #include "act.h"
+#include "conf_apply.h"
 
 int cmd_status(struct nocb_ctx *ctx, int argc, char **argv);
 int cmd_stats(struct nocb_ctx *ctx, int argc, char **argv);
@@ -77,32 +78,6 @@ struct option;
 void opt_error(const struct nocb_ctx *ctx, const char *verb,
 	       const struct option *lo, int c, char **argv);
 
-#define NOCB_DEFAULT_CONFIG "/etc/nocbctl.conf"
-
-/* What a configuration file asks of the offload kthreads. */
-struct apply_plan {
-	char path[4096];	/* root-prefixed unless given */
-	bool loaded;		/* false: optional default file absent */
-	struct nocb_config cfg;
-	struct pin_target pin;	/* points into cfg */
-	struct prio_target prio;
-	bool sets_pin, sets_prio;
-	bool sets_offload;	/* the file has an offload line */
-	int nbits;
-};
-
-/*
- * Read and check cfg_arg, or NOCB_DEFAULT_CONFIG under --root when NULL
- * (with optional, its absence is fine: p->loaded stays false). Lists are
- * narrowed to online CPUs, with a note. Returns 0 or the exit code after
- * printing the error (verb prefixes it). p must not be copied.
- */
-int apply_load(struct nocb_ctx *ctx, const char *verb, const char *cfg_arg,
-	       bool optional, const struct cpu_state *cs,
-	       struct apply_plan *p);
-/* nocb_may_act() if p changes anything, else 0. */
-int apply_may_act(struct nocb_ctx *ctx, const char *verb,
-		  const struct apply_plan *p, bool dry_run);
 /*
  * How nocbctl changes the no-CBs CPUs (src/cmd_offload.c): offload adds
  * LIST to them, deoffload removes it, apply makes them exactly the
@@ -147,13 +122,5 @@ int offload_step_begin(struct nocbs_change *c, struct nocb_ctx *ctx,
 int offload_step_run(struct nocbs_change *c, struct json *j);
 /* Release the lock: after the re-pin. */
 void offload_step_end(struct nocbs_change *c);
-
-/*
- * Pin, then prio, as p says. With j, the caller has opened an object:
- * this adds "config", "pin" and "prio" (null for what p does not set).
- * Returns an exit code: 1 if a thread failed or /proc could not be read.
- */
-int apply_threads(struct nocb_ctx *ctx, const char *verb,
-		  const struct apply_plan *p, bool dry_run, struct json *j);
 
 #endif
