@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_apply.c - "nocbctl apply": the no-CBs CPUs (offload), then pin +
- * prio from /etc/nocbctl.conf (src/conf_apply.c).
+ * cmd_apply.c - "nocbctl apply": the no-CBs CPUs (offload, src/nocbs.c),
+ * then pin + prio from /etc/nocbctl.conf (src/conf_apply.c).
  */
 #define _GNU_SOURCE
 #include "verbs.h"
 #include "act.h"
 #include "conf_apply.h"
+#include "nocbs.h"
 #include "proc.h"
 
 #include <sched.h>

@@ -5,7 +5,8 @@
  * apply_plan, then pin and prio the kthreads as it says.
  *
  * Used by apply (src/cmd_apply.c) and by offload and deoffload
- * (src/cmd_offload.c), which re-pin the kthreads after a change.
+ * (src/cmd_offload.c), which re-pin the kthreads after a change; apply's
+ * offload step (src/nocbs.c) takes the file's offload list from it.
  */
 #ifndef NOCB_CONF_APPLY_H
 #define NOCB_CONF_APPLY_H

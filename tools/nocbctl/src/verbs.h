@@ -9,13 +9,10 @@
 #ifndef NOCB_VERBS_H
 #define NOCB_VERBS_H
 
-#include "config.h"
 #include "ctx.h"
 #include "cpulist.h"
 #include "json.h"
 #include "sysfs.h"
-#include "act.h"
-#include "conf_apply.h"
 
 int cmd_status(struct nocb_ctx *ctx, int argc, char **argv);
 int cmd_stats(struct nocb_ctx *ctx, int argc, char **argv);
@@ -77,50 +74,5 @@ struct option;
  */
 void opt_error(const struct nocb_ctx *ctx, const char *verb,
 	       const struct option *lo, int c, char **argv);
-
-/*
- * How nocbctl changes the no-CBs CPUs (src/cmd_offload.c): offload adds
- * LIST to them, deoffload removes it, apply makes them exactly the
- * file's offload list. One code path: the set is checked (K3), then
- * written whole, once, under an flock(2) held to the end of the re-pin.
- */
-enum nocbs_mode { NOCBS_ADD, NOCBS_REMOVE, NOCBS_SET };
-
-struct nocbs_change {
-	struct nocb_ctx *ctx;
-	const char *verb;		/* prefix of every error */
-	enum nocbs_mode mode;
-	bool dry_run;
-	bool force;			/* --force: past the placement rule */
-	const char *arg;		/* LIST as given */
-	const struct cpu_state *cs;
-	struct cpulist list, before, after;
-	bool known;			/* before is the kernel's view */
-	const char *source;		/* where before comes from */
-	bool changed, written;
-	int fd;				/* RCU_NOCBS_PATH, locked; -1 */
-	int rc;				/* NOCBS_SET: the step failed (exit code) */
-	char path[4096];		/* root-prefixed RCU_NOCBS_PATH */
-	char what[4200];		/* NOCBS_SET: "apply: FILE:LINE: offload" */
-};
-
-/*
- * apply's offload step, before anything is printed or changed: lock
- * rcu_nocbs, read it, check the new set (K3) and the write access. A
- * missing privilege returns 4 (nothing may change then); a kernel that
- * cannot take the set (no K6 and not already so, K3) is said on ctx->err
- * and left in c->rc, for apply to pin all the same. c->fd is -1 or open:
- * offload_step_end() closes it.
- */
-int offload_step_begin(struct nocbs_change *c, struct nocb_ctx *ctx,
-		       const struct apply_plan *p, const struct cpu_state *cs,
-		       bool dry_run);
-/*
- * Write the set (unless dry run or c->rc) and report it: text, or with
- * j the value of the caller's "offload" key. Returns c->rc.
- */
-int offload_step_run(struct nocbs_change *c, struct json *j);
-/* Release the lock: after the re-pin. */
-void offload_step_end(struct nocbs_change *c);
 
 #endif
