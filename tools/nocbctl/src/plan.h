@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * plan.h - "nocbctl plan": the isolation recipe for this machine
- * (src/cmd_plan.c) and its --check against the running system
- * (src/cmd_check.c).
+ * plan.h - the isolation recipe for this machine: built by src/plan.c,
+ * printed by "nocbctl plan" (src/cmd_plan.c), and compared with the
+ * running system by its --check (src/plan_check.c).
  */
 #ifndef NOCB_PLAN_H
 #define NOCB_PLAN_H
 
-#include "verbs.h"
+#include "ctx.h"
+#include "cpulist.h"
 #include "sysfs.h"
 
 #include <stdarg.h>

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_check.c - "nocbctl plan --check": the running system against the
- * plan, one line per mismatch naming what differs and what to change.
+ * plan_check.c - "nocbctl plan --check" (see plan.h): the running system
+ * against the plan, one line per mismatch naming what differs and what
+ * to change. Called by the plan verb (src/cmd_plan.c).
  */
 #define _GNU_SOURCE
 #include "plan.h"
 #include "config.h"
+#include "json.h"
 #include "offload.h"
 #include "proc.h"
 
