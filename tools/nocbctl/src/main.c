@@ -30,7 +30,7 @@ static const struct verb verbs[] = {
 	{ "pin", cmd_pin, "set allowed CPUs of offload kthreads" },
 	{ "prio", cmd_prio, "set scheduling of offload kthreads" },
 	{ "apply", cmd_apply, "apply /etc/nocbctl.conf (pin + prio)" },
-	{ "hotplug-check", cmd_hotplug,
+	{ "hotplug-check", cmd_hotplug_check,
 	  "confirm the last normal CPU refuses to go offline" },
 	{ "offload", cmd_offload, "make CPUs no-CBs CPUs now (K6)" },
 	{ "deoffload", cmd_deoffload, "make no-CBs CPUs normal again (K6)" },

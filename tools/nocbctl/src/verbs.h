@@ -19,7 +19,7 @@ int cmd_stats(struct nocb_ctx *ctx, int argc, char **argv);
 int cmd_pin(struct nocb_ctx *ctx, int argc, char **argv);
 int cmd_prio(struct nocb_ctx *ctx, int argc, char **argv);
 int cmd_apply(struct nocb_ctx *ctx, int argc, char **argv);
-int cmd_hotplug(struct nocb_ctx *ctx, int argc, char **argv);
+int cmd_hotplug_check(struct nocb_ctx *ctx, int argc, char **argv);
 int cmd_offload(struct nocb_ctx *ctx, int argc, char **argv);
 int cmd_deoffload(struct nocb_ctx *ctx, int argc, char **argv);
 int cmd_plan(struct nocb_ctx *ctx, int argc, char **argv);

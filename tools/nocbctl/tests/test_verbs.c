@@ -1093,12 +1093,12 @@ static void hotplug_refused(void **state)
 		 "%s/run/nocbctl/hotplug-check.state", t);
 	mock.ebusy_suffix = "/cpu0/online";
 	mock.state_file = state_path;
-	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", END);
+	run_verb(&r, cmd_hotplug_check, t, false, "hotplug-check", END);
 	assert_int_equal(r.rc, 2);		/* CPU 1 is normal too */
 	assert_contains(r.err, "use --force");
 	assert_int_equal(mock.n_online, 0);
 	run_free(&r);
-	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force", END);
+	run_verb(&r, cmd_hotplug_check, t, false, "hotplug-check", "--force", END);
 	assert_int_equal(r.rc, 0);
 	assert_contains(r.out, "refused (EBUSY)");
 	assert_int_equal(mock.n_online, 3);
@@ -1117,7 +1117,7 @@ static void hotplug_violation(void **state)
 	struct run r;
 
 	(void)state;
-	run_verb(&r, cmd_hotplug, t, true, "hotplug-check", "--force", END);
+	run_verb(&r, cmd_hotplug_check, t, true, "hotplug-check", "--force", END);
 	assert_int_equal(r.rc, 1);
 	assert_contains(r.out, "\"result\":\"violation\"");
 	assert_contains(r.out, "\"restore_ok\":true");
@@ -1134,7 +1134,7 @@ static void hotplug_not_removable(void **state)
 	struct run r;
 
 	(void)state;
-	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force", END);
+	run_verb(&r, cmd_hotplug_check, t, false, "hotplug-check", "--force", END);
 	assert_int_equal(r.rc, 3);
 	assert_contains(r.err, "CPU 0 cannot be hot-removed");
 	assert_int_equal(mock.n_online, 0);
@@ -1144,7 +1144,7 @@ static void hotplug_not_removable(void **state)
 	/* no write access to cpuN/online: exit 4, nothing touched */
 	t = hotplug_tree();
 	mock.have_cap = false;
-	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force", END);
+	run_verb(&r, cmd_hotplug_check, t, false, "hotplug-check", "--force", END);
 	assert_int_equal(r.rc, 4);
 	assert_contains(r.err, "cannot write CPU 0's online file: Permission denied");
 	assert_int_equal(mock.n_online, 0);
@@ -1164,7 +1164,7 @@ static void hotplug_restores_after_sigkill(void **state)
 	tree_write(t, "run/nocbctl/hotplug-check.state",
 		   "# nocbctl hotplug-check: CPUs to bring back online\n0-1\n");
 	mock.ebusy_suffix = "/cpu0/online";
-	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force", END);
+	run_verb(&r, cmd_hotplug_check, t, false, "hotplug-check", "--force", END);
 	assert_int_equal(r.rc, 0);
 	/* Only CPU 1 was offline: the report names what was brought back. */
 	assert_contains(r.out, "from an interrupted run: CPUs 1 are online again");
@@ -1287,7 +1287,7 @@ static void hotplug_4096_cpus_killed_and_restored(void **state)
 		pid = fork();
 		assert_true(pid >= 0);
 		if (pid == 0) {
-			run_verb(&r, cmd_hotplug, t, false, "hotplug-check",
+			run_verb(&r, cmd_hotplug_check, t, false, "hotplug-check",
 				 "--force", END);
 			_exit(100);
 		}
@@ -1314,7 +1314,7 @@ static void hotplug_4096_cpus_killed_and_restored(void **state)
 
 		mock_reset();
 		mock.ebusy_suffix = "/cpu0/online";
-		run_verb(&r, cmd_hotplug, t, true, "hotplug-check", "--force",
+		run_verb(&r, cmd_hotplug_check, t, true, "hotplug-check", "--force",
 			 END);
 		assert_int_equal(r.rc, 0);
 		assert_online_list(t, "0-4095\n");
@@ -1352,7 +1352,7 @@ static void hotplug_state_with_unknown_cpus(void **state)
 	tree_write(t, "run/nocbctl/hotplug-check.state",
 		   "# nocbctl hotplug-check: CPUs to bring back online\n1,7,100\n");
 	mock.ebusy_suffix = "/cpu0/online";
-	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force", END);
+	run_verb(&r, cmd_hotplug_check, t, false, "hotplug-check", "--force", END);
 	assert_int_equal(r.rc, 0);
 	assert_contains(r.err, "ignoring CPUs 7,100: not possible");
 	assert_contains(r.out, "from an interrupted run: CPUs 1 are online again");
@@ -1360,7 +1360,7 @@ static void hotplug_state_with_unknown_cpus(void **state)
 	run_free(&r);
 	/* a corrupt one says what to do */
 	tree_write(t, "run/nocbctl/hotplug-check.state", "garbage\n");
-	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force", END);
+	run_verb(&r, cmd_hotplug_check, t, false, "hotplug-check", "--force", END);
 	assert_int_equal(r.rc, 1);
 	assert_contains(r.err, "then remove it");
 	assert_int_equal(count_substr(r.err, "\n"), 1);
@@ -1368,7 +1368,7 @@ static void hotplug_state_with_unknown_cpus(void **state)
 	tree_rm(t);
 	/* the state directory is made 0700, like the unit's */
 	t = hotplug_tree();
-	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force", END);
+	run_verb(&r, cmd_hotplug_check, t, false, "hotplug-check", "--force", END);
 	snprintf(dir, sizeof(dir), "%s/run/nocbctl", t);
 	assert_int_equal(stat(dir, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0700);
@@ -1400,7 +1400,7 @@ static void hotplug_state_dir_blocked(void **state)
 		mock_reset();
 		tree_write(t, cases[i].file, "a file, not a directory\n");
 		snprintf(root, sizeof(root), "%s%s", t, cases[i].root);
-		run_verb(&r, cmd_hotplug, root, false, "hotplug-check",
+		run_verb(&r, cmd_hotplug_check, root, false, "hotplug-check",
 			 "--force", END);
 		snprintf(want, sizeof(want),
 			 "nocbctl: hotplug-check: %s/run/nocbctl/hotplug-check.lock: Not a directory\n",
@@ -1442,7 +1442,7 @@ static int hotplug_in_child(const char *t, void (*disp)(int),
 		setrlimit(RLIMIT_CORE, &nocore);  /* SIGQUIT, SIGXCPU, ... */
 		setpgid(0, 0);	/* not orphaned: SIGTSTP really stops it */
 		signal(sig, disp ? disp : SIG_DFL);
-		run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force",
+		run_verb(&r, cmd_hotplug_check, t, false, "hotplug-check", "--force",
 			 END);
 		_exit(judge ? judge(&r) : 100);
 	}
@@ -1576,14 +1576,14 @@ static void hotplug_one_at_a_time(void **state)
 	fd = open(lock, O_RDWR);
 	assert_true(fd >= 0);
 	assert_int_equal(flock(fd, LOCK_EX), 0);	/* "another run" */
-	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force", END);
+	run_verb(&r, cmd_hotplug_check, t, false, "hotplug-check", "--force", END);
 	assert_int_equal(r.rc, 1);
 	assert_contains(r.err, "another hotplug-check is running");
 	assert_int_equal(mock.n_online, 0);
 	run_free(&r);
 	close(fd);
 	mock.ebusy_suffix = "/cpu0/online";
-	run_verb(&r, cmd_hotplug, t, false, "hotplug-check", "--force", END);
+	run_verb(&r, cmd_hotplug_check, t, false, "hotplug-check", "--force", END);
 	assert_int_equal(r.rc, 0);
 	run_free(&r);
 	tree_rm(t);
@@ -1616,7 +1616,7 @@ static void hotplug_closed_stdout(void **state)
 		if (!ctx.out || !ctx.err)
 			_exit(101);
 		setvbuf(ctx.out, NULL, _IONBF, 0);
-		_exit(cmd_hotplug(&ctx, 2, argv));
+		_exit(cmd_hotplug_check(&ctx, 2, argv));
 	}
 	close(p[1]);
 	assert_int_equal(waitpid(pid, &status, 0), pid);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_hotplug.c - "nocbctl hotplug-check": confirm K3 (the last normal CPU
- * refuses to go offline) by trying it.
+ * cmd_hotplug_check.c - "nocbctl hotplug-check": confirm K3 (the last
+ * normal CPU refuses to go offline) by trying it.
  *
  * Safety: every CPU this command takes offline is listed in a state file
  * (ROOT/run/nocbctl/hotplug-check.state) before the first change, and
@@ -628,7 +628,7 @@ static int run(struct hp *h, bool force)
 	return h->ret;
 }
 
-int cmd_hotplug(struct nocb_ctx *ctx, int argc, char **argv)
+int cmd_hotplug_check(struct nocb_ctx *ctx, int argc, char **argv)
 {
 	struct verb_args a;
 	struct hp h;
