@@ -10,5 +10,5 @@ bz=$top/build/${KVER:-6.1}/kernel-obj/arch/x86/boot/bzImage
 [ -f "$bz" ] || { echo "stage-kernel: $bz missing: run make kernel" >&2; exit 1; }
 mkdir -p "$img"
 cp "$bz" "$img/image.vmlinuz"
-echo "root=/dev/vda1 rw console=ttyS0 ${1-rcu_nocbs=1-3}" > "$img/image.cmdline"
+echo "root=/dev/vda1 rw console=ttyS0 no_timer_check ${1-rcu_nocbs=1-3}" > "$img/image.cmdline"
 : | cpio -o -H newc --quiet > "$img/image.initrd"
