@@ -3,8 +3,9 @@
  * act.h - the pin and prio actions on the offload kthreads (src/act.c),
  * and the placement rule every changing verb checks first.
  *
- * Used by the verbs pin, prio, apply, offload and deoffload: one code
- * path for every change of an offload kthread's CPUs or scheduling.
+ * Used by the verbs pin, prio, apply, offload and deoffload, and by
+ * src/conf_apply.c for the configuration's pin + prio: one code path for
+ * every change of an offload kthread's CPUs or scheduling.
  */
 #ifndef NOCB_ACT_H
 #define NOCB_ACT_H
