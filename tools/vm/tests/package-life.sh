@@ -96,12 +96,14 @@ placement() {
 	' "${files[@]}"
 }
 
-# tune_by_hand: every offload kthread SCHED_FIFO 1 on CPUs 0-1, as an
-# admin's tuned profile or tuna would leave them; the result in /tmp/tuned.
+# tune_by_hand: every offload kthread SCHED_FIFO 1 on CPUs 0-1 (nice 0,
+# which a real-time task keeps for later), as an admin's tuned profile or
+# tuna would leave them; the result in /tmp/tuned.
 tune_by_hand() {
 	local p
 	for p in $(pgrep '^rcuo[gps]/'); do
-		taskset -pc 0-1 "$p" >/dev/null && chrt -f -p 1 "$p" || return 1
+		taskset -pc 0-1 "$p" >/dev/null && renice -n 0 -p "$p" >/dev/null &&
+			chrt -f -p 1 "$p" || return 1
 	done
 	placement > /tmp/tuned && ! grep -v ' cpus=0-1 policy=1 nice=0 rt=1$' /tmp/tuned
 }
