@@ -667,7 +667,7 @@ int cmd_hotplug_check(struct nocb_ctx *ctx, int argc, char **argv)
 		if (r) {
 			nocb_err(ctx, "hotplug-check", "%s: %s", lock,
 				 strerror(-r));
-			return r == -EACCES || r == -EPERM ? NOCB_EXIT_PRIV :
+			return nocb_access_denied(r) ? NOCB_EXIT_PRIV :
 							     NOCB_EXIT_FAIL;
 		}
 		if (flock(lockfd, LOCK_EX | LOCK_NB)) {

@@ -287,5 +287,12 @@ err_has "nocbctl: plan: --json and --format=grub conflict"
 expect 0 "status on maxcpus3: CPU 3 pending, as booted" -- "$N" --root "$F/maxcpus3" status
 ! grep -q 'changed since' $O && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: maxcpus3 says changed since"; }
 
+# hotplug-check with a read-only /run: a missing privilege (exit 4), as
+# the man page says, and nothing changed (root: a mount namespace of its own)
+mkdir -p "$T/rofx" && cp -a "$F/cpu4/." "$T/rofx/" && mkdir -p "$T/rofx/run"
+expect 4 "hotplug-check, /run read-only" -- unshare --mount sh -c \
+	"mount --bind '$T/rofx/run' '$T/rofx/run' && mount -o remount,ro,bind '$T/rofx/run' && exec '$N' --root '$T/rofx' hotplug-check --force"
+err_has "nocbctl: hotplug-check: $T/rofx/run/nocbctl/hotplug-check.lock: Read-only file system"
+
 echo "cli.sh: $pass passed, $fail failed"
 [ "$fail" = 0 ]
