@@ -27,13 +27,9 @@ W=$(mktemp -d)
 # scrape FILE [URL]
 scrape() { curl -fsSg --max-time 30 "${2:-$URL_TF}" -o "$1"; }
 
-# own_cpu: "CPU COUNT" per rcudata CPU, from /proc: offload kthreads
-# rcuo?/N of an offloaded CPU N whose allowed CPUs include N (a few
-# processes only: forks are slow in this guest).
-own_cpu() {
-	local threads
-	threads=$(grep -s '^rcuo[gps]/[0-9]*$' /proc/[0-9]*/comm | sed 's|^/proc/\([0-9]*\)/comm:|\1 |')
-	awk -v threads="$threads" '
+# INLIST: awk's inlist(LIST, CPU), 1 when the kernel's cpulist (numbers
+# and ranges) holds CPU.
+INLIST='
 	function inlist(l, c,   parts, np, i, r) {
 		np = split(l, parts, ",")
 		for (i = 1; i <= np; i++) {
@@ -42,6 +38,15 @@ own_cpu() {
 		}
 		return 0
 	}
+	'
+
+# own_cpu: "CPU COUNT" per rcudata CPU, from /proc: offload kthreads
+# rcuo?/N of an offloaded CPU N whose allowed CPUs include N (a few
+# processes only: forks are slow in this guest).
+own_cpu() {
+	local threads
+	threads=$(grep -s '^rcuo[gps]/[0-9]*$' /proc/[0-9]*/comm | sed 's|^/proc/\([0-9]*\)/comm:|\1 |')
+	awk -v threads="$threads" "$INLIST"'
 	BEGIN { n = split(threads, t, "\n"); for (i = 1; i <= n; i++) { split(t[i], f, " "); name[f[1]] = f[2] } }
 	FILENAME ~ /rcudata$/ { c = $1; fl = $1; sub(/[^0-9].*/, "", c); sub(/^[0-9]+/, "", fl)
 		off[c] = (fl ~ /N/); order[++nc] = c; next }
@@ -59,15 +64,7 @@ misplaced() {
 	threads=$(grep -s '^rcuo[gps]/[0-9]*$' /proc/[0-9]*/comm | sed 's|^/proc/\([0-9]*\)/comm:.*|/proc/\1/status|')
 	quiet=$(cat /sys/devices/system/cpu/isolated /sys/devices/system/cpu/nohz_full 2>/dev/null | grep -v -e null -e '^$' | paste -sd, -)
 	# shellcheck disable=SC2086
-	awk -v quiet="$quiet" -v ncpu="$(nproc --all)" '
-	function inlist(l, c,   parts, np, i, r) {
-		np = split(l, parts, ",")
-		for (i = 1; i <= np; i++) {
-			if (split(parts[i], r, "-") == 1) r[2] = r[1]
-			if (c + 0 >= r[1] + 0 && c + 0 <= r[2] + 0) return 1
-		}
-		return 0
-	}
+	awk -v quiet="$quiet" -v ncpu="$(nproc --all)" "$INLIST"'
 	FILENAME ~ /rcudata$/ { c = $1; fl = $1; sub(/[^0-9].*/, "", c); sub(/^[0-9]+/, "", fl)
 		if (fl ~ /N/) q[c] = 1; next }
 	/^Cpus_allowed_list:/ { for (c = 0; c < ncpu; c++) if (inlist($2, c)) allowed[c]++ }
