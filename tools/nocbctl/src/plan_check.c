@@ -244,26 +244,59 @@ static void check_kthreads(struct chk *c)
 		mismatch(c, "kernel threads", "run as root",
 			 "%zu /proc entries could not be read (see above)",
 			 kl.failed);
-	for (size_t i = 0; i < kl.n; i++) {
-		const struct kthread *kt = &kl.v[i];
-		char *fix, *a;
+	/* one line per kind, not per thread: offload kthreads, then others */
+	for (int other = 0; other < 2; other++) {
+		const struct kthread *first = NULL;
+		char *names = NULL, *pids = NULL, *fix, *a;
+		int n = 0;
 
-		/* kthread_bind()ed: per-CPU, or a workqueue's (see below) */
-		if (kt->kind == KT_OTHER && (kt->flags & PF_NO_SETAFFINITY_FLAG))
+		for (size_t i = 0; i < kl.n; i++) {
+			const struct kthread *kt = &kl.v[i];
+			char *t;
+
+			if ((kt->kind == KT_OTHER) != other)
+				continue;
+			/* kthread_bind()ed: per-CPU, or a workqueue's (see below) */
+			if (other && (kt->flags & PF_NO_SETAFFINITY_FLAG))
+				continue;
+			if (cpulist_subset(&kt->allowed, &p->housekeeping))
+				continue;
+			first = first ? first : kt;
+			a = L(c, &kt->allowed);
+			t = S(c, "%s%s%s (pid %d) on %s", names ? names : "",
+			      names ? ", " : "", kt->name, (int)kt->pid, a);
+			free(names);
+			names = t;
+			t = S(c, "%s%s%d", pids ? pids : "", pids ? " " : "",
+			      (int)kt->pid);
+			free(pids);
+			pids = t;
+			free(a);
+			n++;
+		}
+		if (!first)
 			continue;
-		if (cpulist_subset(&kt->allowed, &p->housekeeping))
-			continue;
-		if (kt->kind == KT_OTHER)
-			fix = S(c, "taskset -pc %s %d", p->hk, (int)kt->pid);
-		else
+		if (!other)
 			fix = S(c, "set cpus = %s in " PLAN_CONFIG_FILE " and run nocbctl apply",
 				p->hk);
-		a = L(c, &kt->allowed);
-		mismatch(c, kt->kind == KT_OTHER ? "kernel thread" : "offload kthread",
-			 fix, "%s (pid %d) may run on CPUs %s, not only on the housekeeping CPUs %s",
-			 kt->name, (int)kt->pid, a, p->hk);
+		else if (n == 1)
+			fix = S(c, "taskset -pc %s %s", p->hk, pids);
+		else
+			fix = S(c, "for p in %s; do taskset -pc %s $p; done",
+				pids, p->hk);
+		a = L(c, &first->allowed);
+		if (n == 1)
+			mismatch(c, other ? "kernel thread" : "offload kthread",
+				 fix, "%s (pid %d) may run on CPUs %s, not only on the housekeeping CPUs %s",
+				 first->name, (int)first->pid, a, p->hk);
+		else
+			mismatch(c, other ? "kernel threads" : "offload kthreads",
+				 fix, "%d may run outside the housekeeping CPUs %s: %s",
+				 n, p->hk, names ? names : "?");
 		free(a);
 		free(fix);
+		free(names);
+		free(pids);
 	}
 	kthread_list_free(&kl);
 }

@@ -287,6 +287,21 @@ static void check_threads(void **state)
 	assert_contains(r.out, "mismatch: kernel thread: kswapd0 (pid 50) may run on CPUs 0-3, not only on the housekeeping CPUs 0-1; fix: taskset -pc 0-1 50\n");
 	assert_int_equal(count_substr(r.out, "mismatch:"), 1);
 	run_free(&r);
+	/* two of a kind: one line with a count, one command for both */
+	{
+		char *t = tree_copy("plan4");
+
+		tree_write(t, "proc/50/status",
+			   "Name:\tkswapd0\nCpus_allowed_list:\t0-3\n");
+		tree_write(t, "proc/2/status",
+			   "Name:\tkthreadd\nCpus_allowed_list:\t0-2\n");
+		check_run(&r, t, "--isolate=2-3", END);
+		tree_rm(t);
+		assert_int_equal(r.rc, 1);
+		assert_contains(r.out, "mismatch: kernel threads: 2 may run outside the housekeeping CPUs 0-1: kthreadd (pid 2) on 0-2, kswapd0 (pid 50) on 0-3; fix: for p in 2 50; do taskset -pc 0-1 $p; done\n");
+		assert_int_equal(count_substr(r.out, "mismatch:"), 1);
+		run_free(&r);
+	}
 	/* on one housekeeping CPU only: fine */
 	check_changed(&r, "proc/50/status",
 		      "Name:\tkswapd0\nCpus_allowed_list:\t1\n", NULL);
@@ -523,7 +538,9 @@ static void check_unplanned(void **state)
 	assert_int_equal(count_substr(r.out, "\n"), 1);
 	assert_contains(r.out, "\"clean\":false");
 	assert_int_equal(count_substr(r.out, "{\"what\":\"kernel parameter\""), 4);
-	assert_int_equal(count_substr(r.out, "{\"what\":\"offload kthread\""), 6);
+	/* the six offload kthreads in one finding, each named in it */
+	assert_int_equal(count_substr(r.out, "{\"what\":\"offload kthread"), 1);
+	assert_contains(r.out, "{\"what\":\"offload kthreads\",\"differs\":\"6 may run outside the housekeeping CPUs 0-1: rcuog/0 (pid 12) on 0-3, rcuog/2 (pid 15) on 0-3, rcuop/0 (pid 13) on 0-3, rcuop/1 (pid 14) on 0-3, rcuop/2 (pid 16) on 0-3, rcuop/3 (pid 17) on 0-3\"");
 	assert_contains(r.out, "{\"what\":\"kernel thread\",\"differs\":\"rcu_preempt (pid 40)");
 	assert_not_contains(r.out, "pid 900");	/* user process named rcuop/7 */
 	assert_not_contains(r.out, "systemd (pid 1)");
