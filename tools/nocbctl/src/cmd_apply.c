@@ -35,8 +35,9 @@ static void apply_help(FILE *f)
 	      "isolated or nohz_full CPU, give one there a real-time policy, or\n"
 	      "de-offload a nohz_full CPU is refused (exit 2), nothing changed.\n"
 	      "\nExit status: 0 ok, 1 a thread failed or the offload list was\n"
-	      "refused (K3), 2 bad file, 3 the kernel cannot change no-CBs CPUs\n"
-	      "at run time (no K6, or booted without rcu_nocbs), 4 missing\n"
+	      "refused (no online normal CPU left), 2 bad file or placement, 3\n"
+	      "the kernel cannot change no-CBs CPUs at run time (no runtime\n"
+	      "offload, or booted without rcu_nocbs), 4 missing\n"
 	      "CAP_SYS_NICE or write access to rcu_nocbs.\n"
 	      "\nFor more details see nocbctl(8).\n", f);
 }

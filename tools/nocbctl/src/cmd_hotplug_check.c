@@ -36,7 +36,7 @@ static void hotplug_help(FILE *f)
 	fputs("\nUsage:\n"
 	      " nocbctl hotplug-check [--force]\n"
 	      "\nConfirm that the kernel refuses to offline the last online CPU\n"
-	      "that is not offloaded (K3). Every CPU touched is brought back\n"
+	      "that is not offloaded. Every CPU touched is brought back\n"
 	      "online, also on SIGHUP, SIGINT, SIGTERM and any other signal\n"
 	      "sent to end it (which then does), and after SIGKILL on the\n"
 	      "next run (from " STATE_FILE ").\n"
@@ -45,9 +45,9 @@ static void hotplug_help(FILE *f)
 	      " -f, --force   first offline the other hot-pluggable normal CPUs\n"
 	      " -h, --help    display this help\n"
 	      "\nExit status: 0 refused (EBUSY) as it should, 1 the CPU went\n"
-	      "offline (K3 violated) or an error, 2 not the last normal CPU and\n"
-	      "no --force, 3 the last normal CPU cannot be hot-removed at all,\n"
-	      "4 no write access to cpuN/online (run as root).\n"
+	      "offline (the rule is broken) or an error, 2 not the last normal\n"
+	      "CPU and no --force, 3 the last normal CPU cannot be hot-removed\n"
+	      "at all, 4 no write access to cpuN/online (run as root).\n"
 	      "\nFor more details see nocbctl(8).\n", f);
 }
 

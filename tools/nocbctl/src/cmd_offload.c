@@ -45,7 +45,7 @@ static void help(FILE *f, bool offload)
 	      "nohz_full CPU.\n"
 	      "\nLIST is in the kernel's cpulist syntax (1-3,5, 8-15:1/2, N).\n"
 	      "\nExit status: 0 ok, 1 refused because no online normal CPU would\n"
-	      "be left (K3) or failed, 2 bad LIST (CPU 0, a CPU that does not\n"
+	      "be left or failed, 2 bad LIST (CPU 0, a CPU that does not\n"
 	      "exist), configuration or placement, 3 no run-time offload in this kernel\n"
 	      "(or booted without rcu_nocbs), 4 not root.\n"
 	      "\nFor more details see nocbctl(8).\n", f);

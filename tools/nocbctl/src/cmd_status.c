@@ -17,7 +17,7 @@ static void status_help(FILE *f)
 {
 	fputs("\nUsage:\n"
 	      " nocbctl status\n"
-	      "\nShow the kernel release and its support (K1-K4, K6), offloaded\n"
+	      "\nShow the kernel release and which nocb features it has, offloaded\n"
 	      "(no-CBs) and normal CPUs, online/offline CPUs, polling mode, every\n"
 	      "offload kthread, and\n"
 	      "warnings about misconfigurations.\n"

@@ -32,8 +32,8 @@ static const struct verb verbs[] = {
 	{ "apply", cmd_apply, "apply /etc/nocbctl.conf (pin + prio)" },
 	{ "hotplug-check", cmd_hotplug_check,
 	  "confirm the last normal CPU refuses to go offline" },
-	{ "offload", cmd_offload, "make CPUs no-CBs CPUs now (K6)" },
-	{ "deoffload", cmd_deoffload, "make no-CBs CPUs normal again (K6)" },
+	{ "offload", cmd_offload, "make CPUs no-CBs CPUs now (runtime offload)" },
+	{ "deoffload", cmd_deoffload, "make no-CBs CPUs normal again (runtime offload)" },
 	{ "plan", cmd_plan,
 	  "isolation recipe for CPUs (--check: the running system)" },
 };

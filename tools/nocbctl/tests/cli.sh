@@ -51,6 +51,11 @@ for v in status stats pin prio apply hotplug-check plan offload deoffload; do
 	expect 0 "$v --help" -- "$N" "$v" --help
 	grep -q "^ nocbctl $v" $O && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: $v --help usage line"; }
 done
+# help names features by what they do, not by the project's K-codes
+for v in "" status stats pin prio apply hotplug-check plan offload deoffload; do
+	# shellcheck disable=SC2086
+	"$N" $v --help 2>&1 | grep -q 'K[1-6]' && { fail=$((fail + 1)); echo "FAIL: ${v:-nocbctl} --help names a K-code"; } || pass=$((pass + 1))
+done
 expect 2 "no command" -- "$N"
 expect 2 "unknown command" -- "$N" frobnicate
 expect 2 "unknown global option" -- "$N" --bogus status
